@@ -14,8 +14,14 @@ from urllib.parse import parse_qs, quote, urlencode, urlparse, urlunparse
 from .model import Video
 
 _YOUTUBE_ID = re.compile(r"^[A-Za-z0-9_-]{11}$")
-_YOUTUBE_HOSTS = {"youtube.com", "www.youtube.com", "m.youtube.com", "music.youtube.com",
-                  "youtube-nocookie.com", "www.youtube-nocookie.com"}
+_YOUTUBE_HOSTS = {
+    "youtube.com",
+    "www.youtube.com",
+    "m.youtube.com",
+    "music.youtube.com",
+    "youtube-nocookie.com",
+    "www.youtube-nocookie.com",
+}
 
 
 def video_id(platform: str, native_id: str) -> str:
@@ -40,7 +46,8 @@ def youtube_id_from_url(url: str) -> str | None:
         candidate = parsed.path.lstrip("/").split("/")[0]
     elif host in _YOUTUBE_HOSTS:
         if parsed.path == "/watch":
-            candidate = (parse_qs(parsed.query).get("v") or [None])[0]
+            values = parse_qs(parsed.query).get("v") or []
+            candidate = values[0] if values else None
         else:
             parts = [p for p in parsed.path.split("/") if p]
             if len(parts) >= 2 and parts[0] in ("embed", "shorts", "live", "v", "e"):

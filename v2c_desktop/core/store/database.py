@@ -1,0 +1,218 @@
+"""The library file: its owner lock, its one DuckDB connection, and the store interface.
+
+All access goes through `LibraryStore` so that a later process that is not the owner can
+reach the same methods through the owner (over a local socket) without callers noticing.
+Calls are serialised by one lock: DuckDB's connection is not meant for concurrent use and
+an unread result would block it anyway.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+
+import duckdb
+
+from ..errors import V2CError
+from ..model import Collection, VideoRecord, VideoSummary
+from . import collections as collection_table
+from . import videos as video_table
+from .lock import LibraryLock, library_in_use
+from .migrations import MIGRATIONS, migrate
+
+
+def _storage_error(exc: Exception, library: Path) -> V2CError:
+    text = str(exc)
+    if "No space left" in text or "disk full" in text.lower():
+        return V2CError(
+            "internal",
+            f"the disk holding {library} is full; nothing was changed",
+            "free some disk space and run the command again",
+        )
+    return V2CError(
+        "internal",
+        f"the library {library} could not be written: {text.splitlines()[0]}",
+        "check that the folder is writable; what was saved before is unchanged",
+    )
+
+
+class LibraryStore:
+    """Every read and write of one library file, owned by this process."""
+
+    def __init__(self, path: Path, conn: duckdb.DuckDBPyConnection, lock: LibraryLock) -> None:
+        self.path = path
+        self._conn = conn
+        self._lock = lock
+        self._mutex = threading.RLock()
+
+    # -- life cycle -------------------------------------------------------------------------
+    def close(self) -> None:
+        with self._mutex:
+            try:
+                self._conn.close()
+            finally:
+                self._lock.release()
+
+    def __enter__(self) -> LibraryStore:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        with self._mutex:
+            self._conn.execute("BEGIN TRANSACTION")
+            try:
+                yield self._conn
+                self._conn.execute("COMMIT")
+            except BaseException as exc:
+                with suppress(duckdb.Error):
+                    self._conn.execute("ROLLBACK")
+                if isinstance(exc, duckdb.IOException):
+                    raise _storage_error(exc, self.path) from exc
+                raise
+
+    @contextmanager
+    def _reading(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        with self._mutex:
+            yield self._conn
+
+    # -- videos -----------------------------------------------------------------------------
+    def save_video(self, record: VideoRecord) -> bool:
+        """Insert or replace one video with its transcript and chapters, all or nothing.
+
+        Returns True when the video was new.
+        """
+        with self._transaction() as conn:
+            return video_table.replace_video(conn, record)
+
+    def get_video(self, video_id: str) -> VideoRecord:
+        with self._reading() as conn:
+            return video_table.load_video(conn, video_id)
+
+    def has_video(self, video_id: str) -> bool:
+        with self._reading() as conn:
+            return video_table.exists(conn, video_id)
+
+    def transcript_hash(self, video_id: str) -> str | None:
+        with self._reading() as conn:
+            return video_table.transcript_hash(conn, video_id)
+
+    def list_videos(self, collection_id: str | None = None) -> list[VideoSummary]:
+        with self._reading() as conn:
+            return video_table.list_summaries(conn, collection_id)
+
+    def resolve_video(self, ref: str) -> str:
+        """The id of the video a user means by an id, a native id, a URL or a file path."""
+        with self._reading() as conn:
+            return video_table.resolve(conn, ref)
+
+    def delete_video(self, video_id: str) -> None:
+        with self._transaction() as conn:
+            video_table.delete(conn, video_id)
+
+    # -- collections ------------------------------------------------------------------------
+    def create_collection(self, name: str, description: str = "") -> Collection:
+        with self._transaction() as conn:
+            return collection_table.create(conn, name, description)
+
+    def list_collections(self) -> list[Collection]:
+        with self._reading() as conn:
+            return collection_table.list_all(conn)
+
+    def get_collection(self, ref: str) -> Collection:
+        with self._reading() as conn:
+            return collection_table.get(conn, ref)
+
+    def ensure_collection(self, name: str) -> Collection:
+        with self._transaction() as conn:
+            return collection_table.ensure(conn, name)
+
+    def add_to_collection(
+        self, collection_id: str, video_ids: list[str], sources: list[str] | None = None
+    ) -> list[str]:
+        """Add videos (skipping members); returns the ids that were newly added."""
+        with self._transaction() as conn:
+            return collection_table.add_videos(conn, collection_id, video_ids, sources or [])
+
+    def remove_from_collection(self, collection_id: str, video_ids: list[str]) -> None:
+        with self._transaction() as conn:
+            collection_table.remove_videos(conn, collection_id, video_ids)
+
+    def rename_collection(self, collection_id: str, name: str) -> Collection:
+        with self._transaction() as conn:
+            return collection_table.rename(conn, collection_id, name)
+
+    def delete_collection(self, collection_id: str) -> None:
+        with self._transaction() as conn:
+            collection_table.delete(conn, collection_id)
+
+    # -- facts ------------------------------------------------------------------------------
+    def schema_migrations(self) -> list[str]:
+        with self._reading() as conn:
+            rows = conn.execute("SELECT name FROM schema_migrations ORDER BY name").fetchall()
+        return [row[0] for row in rows]
+
+
+_DUCKDB_PID = re.compile(r"\(PID (\d+)\)")
+
+
+def _connect(path: Path) -> duckdb.DuckDBPyConnection:
+    try:
+        return duckdb.connect(str(path))
+    except duckdb.IOException as exc:
+        text = str(exc)
+        if "Could not set lock" in text or "Conflicting lock" in text:
+            match = _DUCKDB_PID.search(text)
+            raise library_in_use(
+                path, {"pid": int(match.group(1)) if match else "unknown"}
+            ) from exc
+        if "not a valid DuckDB database" in text or "database file" in text.lower():
+            raise V2CError(
+                "bad-request",
+                f"{path} is not a v2c library (DuckDB could not read it)",
+                "pass --library with a .duckdb file made by v2c, or a new path to start one",
+            ) from exc
+        raise V2CError(
+            "internal",
+            f"cannot open the library {path}: {text.splitlines()[0]}",
+            "check that the folder exists and is writable",
+        ) from exc
+    except duckdb.Error as exc:
+        raise V2CError(
+            "bad-request",
+            f"{path} is not a v2c library: {str(exc).splitlines()[0]}",
+            "pass --library with a .duckdb file made by v2c, or a new path to start one",
+        ) from exc
+
+
+def open_library(path: Path) -> LibraryStore:
+    """Claim the library file for this process, open it, and bring its schema up to date."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lock = LibraryLock(path)
+    lock.acquire()
+    try:
+        conn = _connect(path)
+        try:
+            migrate(conn)
+            known = {m.name for m in MIGRATIONS}
+            recorded = [r[0] for r in conn.execute("SELECT name FROM schema_migrations").fetchall()]
+            newer = sorted(set(recorded) - known)
+            if newer:
+                raise V2CError(
+                    "bad-request",
+                    f"the library {path} was made by a newer v2c (schema {newer[-1]})",
+                    "update v2c desktop to open this library",
+                )
+        except BaseException:
+            conn.close()
+            raise
+    except BaseException:
+        lock.release()
+        raise
+    return LibraryStore(path, conn, lock)

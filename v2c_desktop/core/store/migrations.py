@@ -1,0 +1,120 @@
+"""Named, append-only schema migrations, each recorded in `schema_migrations`.
+
+A library file outlives the program version that made it, so the schema only ever grows by
+new named steps: never edit or reorder a step that has shipped, add one at the end. Each step
+runs in one transaction with its record, so a crash mid-upgrade leaves the old schema.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import duckdb
+
+
+@dataclass(frozen=True)
+class Migration:
+    name: str
+    statements: tuple[str, ...]
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        "0001_videos_transcripts",
+        (
+            """CREATE TABLE videos (
+                id VARCHAR PRIMARY KEY,
+                platform VARCHAR NOT NULL,
+                native_id VARCHAR NOT NULL,
+                title VARCHAR NOT NULL,
+                channel VARCHAR NOT NULL DEFAULT '',
+                channel_id VARCHAR NOT NULL DEFAULT '',
+                url VARCHAR NOT NULL DEFAULT '',
+                duration DOUBLE,
+                published DATE,
+                description VARCHAR NOT NULL DEFAULT '',
+                thumbnail_url VARCHAR NOT NULL DEFAULT '',
+                source_path VARCHAR NOT NULL DEFAULT '',
+                added_at TIMESTAMP NOT NULL,
+                updated_at TIMESTAMP NOT NULL
+            )""",
+            """CREATE TABLE transcripts (
+                video_id VARCHAR PRIMARY KEY,
+                origin VARCHAR NOT NULL,
+                language VARCHAR NOT NULL DEFAULT '',
+                producer VARCHAR NOT NULL DEFAULT '',
+                track_name VARCHAR NOT NULL DEFAULT '',
+                translated_from VARCHAR,
+                content_hash VARCHAR NOT NULL,
+                segment_count INTEGER NOT NULL
+            )""",
+            """CREATE TABLE segments (
+                video_id VARCHAR NOT NULL,
+                idx INTEGER NOT NULL,
+                start DOUBLE NOT NULL,
+                "end" DOUBLE NOT NULL,
+                text VARCHAR NOT NULL
+            )""",
+            """CREATE TABLE chapters (
+                video_id VARCHAR NOT NULL,
+                idx INTEGER NOT NULL,
+                title VARCHAR NOT NULL,
+                start DOUBLE NOT NULL,
+                "end" DOUBLE NOT NULL
+            )""",
+        ),
+    ),
+    Migration(
+        "0002_collections",
+        (
+            """CREATE TABLE collections (
+                id VARCHAR PRIMARY KEY,
+                name VARCHAR NOT NULL,
+                description VARCHAR NOT NULL DEFAULT '',
+                sources VARCHAR[] NOT NULL DEFAULT [],
+                created_at TIMESTAMP NOT NULL
+            )""",
+            """CREATE TABLE collection_videos (
+                collection_id VARCHAR NOT NULL,
+                video_id VARCHAR NOT NULL,
+                position INTEGER NOT NULL,
+                added_at TIMESTAMP NOT NULL
+            )""",
+        ),
+    ),
+)
+
+
+def applied_migrations(conn: duckdb.DuckDBPyConnection) -> list[str]:
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations "
+        "(name VARCHAR PRIMARY KEY, applied_at TIMESTAMP NOT NULL)"
+    )
+    return [
+        row[0]
+        for row in conn.execute("SELECT name FROM schema_migrations ORDER BY name").fetchall()
+    ]
+
+
+def migrate(conn: duckdb.DuckDBPyConnection, upto: str | None = None) -> list[str]:
+    """Apply every migration not yet recorded (up to and including `upto`); return their names."""
+    done = set(applied_migrations(conn))
+    ran: list[str] = []
+    for migration in MIGRATIONS:
+        if migration.name not in done:
+            conn.execute("BEGIN TRANSACTION")
+            try:
+                for statement in migration.statements:
+                    conn.execute(statement)
+                conn.execute(
+                    "INSERT INTO schema_migrations VALUES (?, current_localtimestamp())",
+                    [migration.name],
+                )
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            ran.append(migration.name)
+        if migration.name == upto:
+            break
+    return ran
