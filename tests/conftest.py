@@ -41,7 +41,9 @@ def _is_loopback(address: object) -> bool:
 
 
 @pytest.fixture(autouse=True)
-def _private_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+def _private_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     home = tmp_path_factory.mktemp("v2c-home")
     monkeypatch.setenv("V2C_HOME", str(home))
     monkeypatch.delenv("V2C_LIBRARY", raising=False)

@@ -1,0 +1,167 @@
+"""The `v2c` command end to end on real files: every command, JSON output, errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO, corpus_path
+from v2c_desktop.cli.main import main
+from v2c_desktop.resources import sample_dir
+
+SAMPLE = "youtube:spCOYV4KyPA"
+
+
+@pytest.fixture
+def lib(tmp_path: Path) -> list[str]:
+    return ["--library", str(tmp_path / "lib.duckdb")]
+
+
+def run_json(capsys: pytest.CaptureFixture[str], argv: list[str], status: int = 0) -> dict:  # type: ignore[type-arg]
+    capsys.readouterr()
+    assert main([*argv, "--json"]) == status
+    return json.loads(capsys.readouterr().out)
+
+
+def test_add_list_show_rm(lib: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    added = run_json(capsys, [*lib, "add", str(sample_dir())])
+    assert (added["added"], added["failed"]) == (1, 0)
+    listing = run_json(capsys, [*lib, "list"])
+    (video,) = listing["videos"]
+    assert video["id"] == SAMPLE
+    assert video["duration"] == 1811
+    assert video["origin"] == "subtitle-file"
+    assert video["source"] == "https://www.youtube.com/watch?v=spCOYV4KyPA"
+    shown = run_json(capsys, [*lib, "show", "https://youtu.be/spCOYV4KyPA"])
+    assert shown["transcript"]["segments"] == 396 and shown["channel"] == "PyCon US"
+    assert main([*lib, "rm", SAMPLE]) == 0
+    assert run_json(capsys, [*lib, "list"])["count"] == 0
+
+
+def test_add_reports_each_item_and_exit_status(
+    lib: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = tmp_path / "broken.vtt"
+    broken.write_text("WEBVTT\n\n00:00:01.000 --> 00:00:0")
+    assert main([*lib, "add", str(sample_dir()), str(broken)]) == 1
+    out = capsys.readouterr().out
+    assert "added    youtube:spCOYV4KyPA" in out
+    assert "failed" in out and "hint:" in out
+    assert "added 1, updated 0, skipped 0, failed 1" in out
+    assert main([*lib, "add", str(sample_dir())]) == 0
+    assert "skipped 1" in capsys.readouterr().out
+
+
+def test_transcript_formats_sections_and_paging(
+    lib: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = corpus_path("transcripts/crashcourse-psychology")
+    assert main([*lib, "add", str(folder)]) == 0
+    vid = "youtube:fxZWtc0mYpQ"
+    capsys.readouterr()
+    assert main([*lib, "transcript", vid]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("Title: Homunculus: Crash Course Psychology #6\nChannel: CrashCourse")
+    assert "[1:22]" in text
+    for fmt, check in (
+        ("json", lambda s: json.loads(s)["segments"]),
+        ("srt", lambda s: s.startswith("1\n00:00:")),
+        ("vtt", lambda s: s.startswith("WEBVTT")),
+        ("markdown", lambda s: "(https://www.youtube.com/watch?v=fxZWtc0mYpQ&t=" in s),
+    ):
+        assert main([*lib, "transcript", vid, "--format", fmt]) == 0
+        assert check(capsys.readouterr().out), fmt
+    section = run_json(capsys, [*lib, "transcript", vid, "--chapter", "synes"])
+    assert section["section"]["title"] == "Synesthesia"
+    assert 'Section "Synesthesia": 4:24 to 5:48' in section["content"]
+    timed = run_json(capsys, [*lib, "transcript", vid, "--from", "1:30", "--to", "120"])
+    assert timed["section"]["start"] == 90 and timed["section"]["end"] == 120
+    # page through the whole transcript as JSON pages: each parses, together they hold all
+    cursor, seen, pages = None, [], 0
+    while True:
+        argv = [*lib, "transcript", vid, "--format", "json", "--max-tokens", "400"]
+        page = run_json(capsys, argv + (["--cursor", cursor] if cursor else []))
+        seen.extend(s["text"] for s in json.loads(page["content"])["segments"])
+        pages += 1
+        cursor = page["next_cursor"]
+        if cursor is None:
+            break
+    full = json.loads(run_json(capsys, [*lib, "transcript", vid, "--format", "json"])["content"])
+    assert seen == [s["text"] for s in full["segments"]] and pages > 3
+    outline = run_json(capsys, [*lib, "outline", vid])
+    assert outline["kind"] == "chapters" and len(outline["sections"]) == 11
+
+
+def test_collections_commands(lib: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([*lib, "add", str(sample_dir()), "--collection", "PyCon"]) == 0
+    created = run_json(capsys, [*lib, "collections", "create", "Testing talks"])
+    assert created["id"] == "testing-talks"
+    added = run_json(capsys, [*lib, "collections", "add", "testing-talks", SAMPLE])
+    assert added == {"collection": "testing-talks", "added": [SAMPLE], "count": 1}
+    listed = run_json(capsys, [*lib, "collections", "list"])
+    assert [c["id"] for c in listed["collections"]] == ["pycon", "testing-talks"]
+    shown = run_json(capsys, [*lib, "collections", "show", "PyCon"])
+    assert [v["id"] for v in shown["videos"]] == [SAMPLE]
+    assert shown["sources"] == [str(sample_dir())]
+
+
+def test_errors_are_message_and_hint_not_tracebacks(
+    lib: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([*lib, "show", "youtube:nothere0000"]) == 1
+    err = capsys.readouterr().err
+    assert "error (not-found)" in err and "hint: run `v2c list`" in err
+    error = run_json(capsys, [*lib, "transcript", "x", "--cursor", "seg:3"], status=1)
+    assert error["error"] == "bad-request" and error["hint"]
+    assert main([*lib, "add", str(sample_dir())]) == 0
+    error = run_json(capsys, [*lib, "transcript", SAMPLE, "--from", "2:00:00"], status=1)
+    assert error["error"] == "bad-request" and "30:11" in error["hint"]
+
+
+def test_second_process_is_told_the_library_is_in_use(tmp_path: Path) -> None:
+    library = tmp_path / "lib.duckdb"
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time; from pathlib import Path; sys.path.insert(0, sys.argv[2]);"
+            "from v2c_desktop.core.store import open_library;"
+            "s = open_library(Path(sys.argv[1])); print('ready', flush=True); time.sleep(60)",
+            str(library),
+            str(REPO),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
+        started = time.monotonic()
+        out = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "v2c_desktop.cli.main",
+                "--library",
+                str(library),
+                "list",
+                "--json",
+            ],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert time.monotonic() - started < 30
+    finally:
+        holder.kill()
+        holder.wait()
+    assert out.returncode == 1
+    assert "Traceback" not in out.stderr
+    error = json.loads(out.stdout)
+    assert error["error"] == "library-in-use"
+    assert error["details"]["pid"] == holder.pid

@@ -1,0 +1,1 @@
+"""`v2c`: the headless command over the same core as the app and the MCP server."""

@@ -1,0 +1,224 @@
+"""The library service: import orchestration and reads, shared by the CLI, MCP and the GUI.
+
+It owns no state but the store it is given; store calls run on one worker thread so the
+event loop (the GUI's, the MCP server's) never waits on DuckDB, and writes stay ordered.
+A batch import reports every input separately and one failure never stops the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeVar
+
+from .errors import V2CError
+from .ids import youtube_id_from_url
+from .model import Collection, VideoRecord, VideoSummary
+from .progress import Progress, ProgressCallback, ignore_progress
+from .sources.inputs import PlannedItem, plan_inputs
+from .sources.local import load_local
+from .sources.web_access import WebAccess
+from .store import LibraryStore
+from .store.videos import content_hash
+
+T = TypeVar("T")
+Status = Literal["added", "updated", "skipped", "failed"]
+
+
+@dataclass
+class ImportOutcome:
+    """What happened to one input (or one video of a playlist, folder or URL list)."""
+
+    source: str
+    status: Status
+    video_id: str | None = None
+    title: str = ""
+    reason: str = ""
+    error: V2CError | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"source": self.source, "status": self.status}
+        if self.video_id:
+            out["video_id"] = self.video_id
+        if self.title:
+            out["title"] = self.title
+        if self.reason:
+            out["reason"] = self.reason
+        if self.error is not None:
+            out["error"] = self.error.to_dict()
+        return out
+
+
+@dataclass
+class BatchResult:
+    outcomes: list[ImportOutcome] = field(default_factory=list)
+    collection: Collection | None = None
+
+    def count(self, status: Status) -> int:
+        return sum(1 for o in self.outcomes if o.status == status)
+
+    @property
+    def changed_ids(self) -> list[str]:
+        return [
+            o.video_id for o in self.outcomes if o.status in ("added", "updated") and o.video_id
+        ]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "added": self.count("added"),
+            "updated": self.count("updated"),
+            "skipped": self.count("skipped"),
+            "failed": self.count("failed"),
+            "items": [o.to_dict() for o in self.outcomes],
+            "collection": self.collection.id if self.collection else None,
+        }
+
+
+class Library:
+    """Async operations over one open library."""
+
+    def __init__(self, store: LibraryStore, web: WebAccess | None = None) -> None:
+        self.store = store
+        self._web = web
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="v2c-store")
+
+    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, lambda: fn(*args))
+
+    @property
+    def web(self) -> WebAccess:
+        if self._web is None:
+            self._web = WebAccess.default()
+        return self._web
+
+    async def aclose(self) -> None:
+        if self._web is not None:
+            await self._web.aclose()
+        self._executor.shutdown(wait=True)
+
+    # -- import -----------------------------------------------------------------------------
+    async def add(
+        self,
+        inputs: list[str],
+        *,
+        collection: str | None = None,
+        refresh: bool = False,
+        languages: tuple[str, ...] = (),
+        progress: ProgressCallback = ignore_progress,
+        on_outcome: Callable[[ImportOutcome], None] | None = None,
+    ) -> BatchResult:
+        """Import every input; each video is saved in its own transaction as soon as it is read.
+
+        `on_outcome` hears about each item the moment it is settled, so a long batch shows
+        its results as it goes (and a crash loses nothing that was already reported).
+        """
+        result = BatchResult()
+
+        def settle(outcome: ImportOutcome) -> None:
+            result.outcomes.append(outcome)
+            if on_outcome is not None:
+                on_outcome(outcome)
+
+        if collection:
+            result.collection = await self._run(self.store.ensure_collection, collection)
+        progress(Progress("plan", 0, len(inputs), "reading inputs"))
+        needs_web = any(i.strip().startswith(("http://", "https://")) for i in inputs)
+        expand = self.web.expand if needs_web else _no_web
+        items, failures = await plan_inputs(inputs, expand)
+        for failure in failures:
+            settle(
+                ImportOutcome(
+                    failure.source, "failed", reason=failure.error.message, error=failure.error
+                )
+            )
+        total = len(items)
+        for done, item in enumerate(items):
+            progress(Progress("import", done, total, item.label))
+            outcome = await self._import_item(item, refresh=refresh, languages=languages)
+            if result.collection and outcome.video_id and outcome.status != "failed":
+                await self._run(
+                    self.store.add_to_collection,
+                    result.collection.id,
+                    [outcome.video_id],
+                    [item.source],
+                )
+            settle(outcome)
+        progress(Progress("import", total, total, "done"))
+        return result
+
+    async def _import_item(
+        self, item: PlannedItem, *, refresh: bool, languages: tuple[str, ...]
+    ) -> ImportOutcome:
+        try:
+            if item.url is not None:
+                known = youtube_id_from_url(item.url)
+                if (
+                    known
+                    and not refresh
+                    and await self._run(self.store.has_video, f"youtube:{known}")
+                ):
+                    return ImportOutcome(
+                        item.url,
+                        "skipped",
+                        f"youtube:{known}",
+                        reason="already in the library (use --refresh to import it again)",
+                    )
+                record = await self.web.fetch(item.url, languages=languages)
+            else:
+                assert item.local is not None
+                local = item.local
+                record = await asyncio.to_thread(load_local, local, languages or ("en",))
+            return await self._save(item.label, record, refresh=refresh)
+        except V2CError as exc:
+            return ImportOutcome(item.label, "failed", reason=exc.message, error=exc)
+
+    async def _save(self, label: str, record: VideoRecord, *, refresh: bool) -> ImportOutcome:
+        vid = record.video.id
+        previous = await self._run(self.store.transcript_hash, vid)
+        if previous is not None and not refresh and previous == content_hash(record.transcript):
+            return ImportOutcome(
+                label,
+                "skipped",
+                vid,
+                record.video.title,
+                reason="already in the library with the same transcript",
+            )
+        is_new = await self._run(self.store.save_video, record)
+        return ImportOutcome(label, "added" if is_new else "updated", vid, record.video.title)
+
+    # -- reads and simple writes ------------------------------------------------------------
+    async def list_videos(self, collection: str | None = None) -> list[VideoSummary]:
+        cid = (await self.get_collection(collection)).id if collection else None
+        return await self._run(self.store.list_videos, cid)
+
+    async def resolve(self, ref: str) -> str:
+        return await self._run(self.store.resolve_video, ref)
+
+    async def get_video(self, ref: str) -> VideoRecord:
+        return await self._run(self.store.get_video, await self.resolve(ref))
+
+    async def remove(self, ref: str) -> str:
+        vid = await self.resolve(ref)
+        await self._run(self.store.delete_video, vid)
+        return vid
+
+    async def list_collections(self) -> list[Collection]:
+        return await self._run(self.store.list_collections)
+
+    async def get_collection(self, ref: str) -> Collection:
+        return await self._run(self.store.get_collection, ref)
+
+    async def create_collection(self, name: str, description: str = "") -> Collection:
+        return await self._run(self.store.create_collection, name, description)
+
+    async def add_to_collection(self, ref: str, video_refs: list[str]) -> list[str]:
+        collection = await self.get_collection(ref)
+        ids = [await self.resolve(v) for v in video_refs]
+        return await self._run(self.store.add_to_collection, collection.id, ids, [])
+
+
+async def _no_web(url: str) -> list[str]:
+    return [url]

@@ -1,0 +1,111 @@
+"""Turning what a user typed (`v2c add ...`, a drop on the window) into importable items.
+
+One input may stand for many videos (a folder, a playlist, a channel, a file of URLs);
+each becomes its own item so that one failure never stops the others.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+from ..errors import V2CError, unsupported_input
+from .local import MEDIA_EXTENSIONS, SUBTITLE_EXTENSIONS, LocalItem, item_for_file, scan_folder
+from .web.expand import read_url_list
+
+URL_LIST_EXTENSIONS = {".txt", ".urls", ".list"}
+
+ExpandWeb = Callable[[str], Awaitable[list[str]]]
+
+
+@dataclass
+class PlannedItem:
+    """One video to import: a local group of files or a web URL, with the input it came from."""
+
+    source: str
+    local: LocalItem | None = None
+    url: str | None = None
+
+    @property
+    def label(self) -> str:
+        return self.url or (self.local.label if self.local else self.source)
+
+
+@dataclass
+class PlanFailure:
+    source: str
+    error: V2CError
+
+
+def is_web_url(text: str) -> bool:
+    parsed = urlparse(text.strip())
+    return parsed.scheme in ("http", "https") and bool(parsed.netloc)
+
+
+def _as_path(text: str) -> Path | None:
+    if text.startswith("file://"):
+        return Path(unquote(urlparse(text).path))
+    path = Path(text).expanduser()
+    return path if path.exists() else None
+
+
+async def plan_inputs(
+    inputs: list[str], expand_web: ExpandWeb
+) -> tuple[list[PlannedItem], list[PlanFailure]]:
+    """Expand every input into items; inputs that cannot be read become failures, not errors."""
+    items: list[PlannedItem] = []
+    failures: list[PlanFailure] = []
+    for raw in inputs:
+        text = raw.strip()
+        try:
+            items.extend(await _plan_one(text, expand_web))
+        except V2CError as exc:
+            failures.append(PlanFailure(text, exc))
+    return items, failures
+
+
+async def _plan_one(text: str, expand_web: ExpandWeb) -> list[PlannedItem]:
+    if is_web_url(text):
+        return [PlannedItem(text, url=url) for url in await expand_web(text)]
+    path = _as_path(text)
+    if path is None:
+        raise unsupported_input(
+            f"{text!r} is neither a web address nor a file that exists",
+            "give a video, playlist or channel URL (https://...), a subtitle or media file, "
+            "a folder, or a .txt file with one URL per line",
+        )
+    if path.is_dir():
+        found = scan_folder(path)
+        if not found:
+            raise unsupported_input(
+                f"the folder {path} holds no subtitle or media files",
+                "add .srt or .vtt files (with their videos or yt-dlp .info.json files)",
+            )
+        return [PlannedItem(text, local=item) for item in found]
+    suffix = path.suffix.lower()
+    if suffix in URL_LIST_EXTENSIONS:
+        planned: list[PlannedItem] = []
+        for url in read_url_list(path):
+            planned.extend(await _plan_one(url, expand_web))
+        return planned
+    if (
+        suffix in SUBTITLE_EXTENSIONS
+        or suffix in MEDIA_EXTENSIONS
+        or path.name.endswith(".info.json")
+    ):
+        if path.name.endswith(".info.json"):
+            siblings = [i for i in scan_folder(path.parent) if i.info_json == path]
+            if not siblings:
+                raise unsupported_input(
+                    f"{path.name} has no subtitle or media file beside it",
+                    "keep the .srt/.vtt file yt-dlp wrote next to the .info.json",
+                )
+            return [PlannedItem(text, local=siblings[0])]
+        return [PlannedItem(text, local=item_for_file(path))]
+    raise unsupported_input(
+        f"{path.name} is not a file v2c can import",
+        "give a .srt or .vtt subtitle file, a media file with subtitles beside it, a folder, "
+        "or a .txt file with one URL per line",
+    )
