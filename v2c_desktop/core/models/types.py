@@ -72,7 +72,9 @@ class ModelInfo:
     """What a model is and what it can do, for choosing and for telling the user.
 
     `capable` is False for plumbing-only models (SmolLM2-135M): they work, but their
-    answers are too poor to present as the product's answers.
+    answers are too poor to present as the product's answers. `quality` is a rough rank
+    (higher is stronger) that the `quality` policy sorts by; the catalog and the user's
+    server settings set it.
     """
 
     id: str
@@ -83,6 +85,7 @@ class ModelInfo:
     dimensions: int | None = None
     capable: bool = True
     local: bool = True
+    quality: int = 0
 
 
 @dataclass(slots=True)
