@@ -1,0 +1,114 @@
+"""Every user setting with its default, in one typed place, saved as JSON in the config dir.
+
+The GUI's settings dialog, the CLI flags and the MCP server all read these objects; nothing
+else keeps its own defaults. API keys may live here (the user's choice) but are never put
+in a repr or a log line; an environment variable name is the better place for them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from .errors import V2CError
+from .paths import app_paths
+
+SETTINGS_FILE = "settings.json"
+
+
+@dataclass
+class ServerSetting:
+    """An OpenAI-compatible server (Ollama, LM Studio, llama-server, vLLM, a hosted API)."""
+
+    name: str
+    base_url: str
+    api_key_env: str | None = None
+    api_key: str | None = field(default=None, repr=False)
+    chat_models: list[str] = field(default_factory=list)
+    embed_models: list[str] = field(default_factory=list)
+    context_window: int = 8192
+    quality: int = 50
+    local: bool = False
+
+
+@dataclass
+class ModelSettings:
+    policy: str = "local-only"
+    chat_model: str | None = None
+    strict: bool = False
+    embed_model: str = "onnx/all-minilm-l6-v2"
+    servers: list[ServerSetting] = field(default_factory=list)
+    detect_local_servers: bool = True
+    idle_unload_s: float = 600.0
+    threads: int | None = None
+
+
+@dataclass
+class ImportSettings:
+    languages: list[str] = field(default_factory=list)
+    cookies_from_browser: str | None = None
+    proxy: str | None = None
+
+
+@dataclass
+class Settings:
+    models: ModelSettings = field(default_factory=ModelSettings)
+    imports: ImportSettings = field(default_factory=ImportSettings)
+    last_library: str | None = None
+
+
+def settings_path() -> Path:
+    return app_paths().config_dir / SETTINGS_FILE
+
+
+def _known(cls: type, data: dict[str, Any]) -> dict[str, Any]:
+    """Only the fields this version knows: a newer file must not break an older app."""
+    names = {f.name for f in fields(cls)}
+    return {k: v for k, v in data.items() if k in names}
+
+
+def settings_from_dict(data: dict[str, Any]) -> Settings:
+    models = dict(_known(ModelSettings, data.get("models") or {}))
+    models["servers"] = [
+        ServerSetting(**_known(ServerSetting, s)) for s in models.get("servers") or []
+    ]
+    return Settings(
+        models=ModelSettings(**models),
+        imports=ImportSettings(**_known(ImportSettings, data.get("imports") or {})),
+        last_library=data.get("last_library"),
+    )
+
+
+def load_settings(path: Path | None = None) -> Settings:
+    """The saved settings, or the defaults when there is no file yet."""
+    path = path or settings_path()
+    if not path.exists():
+        return Settings()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")
+        return settings_from_dict(data)
+    except (ValueError, TypeError) as exc:
+        raise V2CError(
+            "bad-request",
+            f"cannot read the settings file {path}: {exc}",
+            "fix the file or delete it to go back to the defaults",
+        ) from exc
+
+
+def save_settings(settings: Settings, path: Path | None = None) -> Path:
+    """Write atomically (temp file + rename) so a crash never leaves half a settings file."""
+    path = path or settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".settings-", dir=path.parent)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        json.dump(asdict(settings), handle, indent=2)
+        handle.write("\n")
+    os.chmod(tmp, 0o600)  # may hold an API key
+    os.replace(tmp, path)
+    return path
