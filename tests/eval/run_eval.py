@@ -1,0 +1,224 @@
+"""Runs the search evaluation: tests/eval/queries.json against a fresh library of real transcripts.
+
+Imports every transcript the queries point at (read in place from ../shared/corpus) into a
+library in a temp dir, indexes it with the search engine, runs each query in each mode and
+scores the top `limit` hits with tests/eval/metrics.py. Prints a table like the one in
+spec/search.md ("Evaluation").
+
+    .venv/bin/python tests/eval/run_eval.py [--modes keyword,vector,hybrid] [--limit 5] [--json F]
+
+Importable too: `run(modes=..., limit=5) -> dict`. The search engine and the embedder are
+imported only when a run starts, so this module loads before the engine exists.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):  # run as a script: make `tests.eval` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tests.eval.check_queries import KINDS, default_corpus, load_queries
+from tests.eval.metrics import K, QueryOutcome, Span, evaluate
+
+DEFAULT_MODES = ("keyword", "vector", "hybrid")
+
+
+class EvalUnavailable(RuntimeError):
+    """The evaluation cannot run here (no corpus, no engine or no embedder)."""
+
+
+def default_embedder() -> Any:
+    """The local ONNX embedder the desktop app uses (no network)."""
+    try:
+        from v2c_desktop.core.models.onnx_embedder import OnnxEmbedder
+    except ImportError as exc:
+        raise EvalUnavailable(f"no local embedder: {exc}") from exc
+    try:
+        return OnnxEmbedder()
+    except Exception as exc:  # a missing model file, onnxruntime absent, ...
+        raise EvalUnavailable(f"the local embedder does not load: {exc}") from exc
+
+
+def transcripts_used(queries: Sequence[dict[str, Any]]) -> list[str]:
+    """Every INDEX.json path an expected or forbidden range points at, sorted."""
+    return sorted(
+        {r["path"] for q in queries for key in ("expected", "forbidden") for r in q.get(key) or []}
+    )
+
+
+def _spans(ranges: Sequence[dict[str, Any]], video_of: dict[str, str]) -> list[Span]:
+    return [Span(video_of[r["path"]], float(r["start"]), float(r["end"])) for r in ranges]
+
+
+async def _import(library: Any, corpus: Path, paths: Sequence[str]) -> dict[str, str]:
+    """Import each transcript; path -> video id from the batch outcome."""
+    video_of: dict[str, str] = {}
+    for path in paths:
+        batch = await library.add([str(corpus / path)])
+        outcome = batch.outcomes[0] if batch.outcomes else None
+        if outcome is None or outcome.status == "failed" or not outcome.video_id:
+            reason = outcome.reason if outcome is not None else "no outcome"
+            raise RuntimeError(f"import of {path} failed: {reason}")
+        video_of[path] = outcome.video_id
+    return video_of
+
+
+async def _run(
+    modes: Sequence[str],
+    limit: int,
+    corpus: Path,
+    embedder_factory: Callable[[], Any] | None,
+) -> dict[str, Any]:
+    try:
+        from v2c_desktop.core.search.engine import SearchEngine, SearchRequest
+    except ImportError as exc:
+        raise EvalUnavailable(f"search engine not built yet: {exc}") from exc
+    from v2c_desktop.core.library import Library
+    from v2c_desktop.core.store import open_library
+
+    queries = load_queries()
+    paths = transcripts_used(queries)
+    needs_vectors = any(m in ("vector", "hybrid") for m in modes)
+    embedder = (embedder_factory or default_embedder)() if needs_vectors else None
+    timings: dict[str, float] = {}
+    with tempfile.TemporaryDirectory(prefix="v2c-eval-") as tmp:
+        store = open_library(Path(tmp) / "eval.duckdb")
+        library = Library(store)
+        try:
+            started = time.perf_counter()
+            video_of = await _import(library, corpus, paths)
+            timings["import_s"] = time.perf_counter() - started
+
+            started = time.perf_counter()
+            engine = SearchEngine(store, embedder)
+            await engine.index_pending()
+            timings["index_s"] = time.perf_counter() - started
+
+            results: dict[str, dict[str, QueryOutcome]] = {}
+            runs: dict[str, dict[str, list[dict[str, Any]]]] = {}
+            meta: dict[str, Any] = {}
+            for mode in modes:
+                started = time.perf_counter()
+                results[mode], runs[mode] = {}, {}
+                for q in queries:
+                    result = await engine.search(
+                        SearchRequest(query=q["query"], mode=mode, limit=limit)
+                    )
+                    hits = [Span(h.video_id, float(h.start), float(h.end)) for h in result.hits]
+                    results[mode][q["id"]] = QueryOutcome(
+                        kind=q["kind"],
+                        hits=hits,
+                        expected=_spans(q["expected"], video_of),
+                        forbidden=_spans(q.get("forbidden") or [], video_of),
+                    )
+                    runs[mode][q["id"]] = [
+                        {"video_id": h.video, "start": h.start, "end": h.end} for h in hits
+                    ]
+                    meta.setdefault(mode, getattr(result, "meta", {}))
+                timings[f"search_{mode}_s"] = time.perf_counter() - started
+        finally:
+            await library.aclose()
+            store.close()
+    return {
+        "queries": len(queries),
+        "transcripts": len(paths),
+        "videos": video_of,
+        "limit": limit,
+        "embedder": getattr(getattr(embedder, "info", None), "id", None),
+        "timings": timings,
+        "modes": {mode: evaluate(results[mode], k=limit) for mode in modes},
+        "hits": runs,
+        "meta": {mode: _jsonable(m) for mode, m in meta.items()},
+    }
+
+
+def _jsonable(value: Any) -> Any:
+    try:
+        json.dumps(value)
+        return value
+    except TypeError:
+        return repr(value)
+
+
+def run(
+    modes: Sequence[str] = DEFAULT_MODES,
+    limit: int = K,
+    *,
+    corpus: Path | None = None,
+    embedder_factory: Callable[[], Any] | None = None,
+) -> dict[str, Any]:
+    """Evaluate every query in every mode; see `evaluate` for the per-mode summaries.
+
+    Raises EvalUnavailable when the corpus, the engine or the embedder is missing.
+    """
+    corpus = corpus or default_corpus()
+    if not (corpus / "transcripts" / "INDEX.json").exists():
+        raise EvalUnavailable(f"../shared/corpus is not at {corpus}")
+    return asyncio.run(_run(tuple(modes), limit, corpus, embedder_factory))
+
+
+def format_table(report: dict[str, Any]) -> str:
+    """Markdown table: one row per (query kind, mode), `all` first, as in the spec."""
+    k = report["limit"]
+    head = f"| Queries | n | Method | P@{k} (distinct) | P@{k} (raw) | MRR | Hit@{k} | Forbidden |"
+    lines = [head, "|---|---|---|---|---|---|---|---|"]
+    modes = list(report["modes"])
+    groups = ["all"] + [
+        kind for kind in KINDS if any(kind in report["modes"][m]["by_kind"] for m in modes)
+    ]
+    for group in groups:
+        for mode in modes:
+            ev = report["modes"][mode]
+            s = ev["overall"] if group == "all" else ev["by_kind"][group]
+            lines.append(
+                f"| {group} | {s['n']} | {mode} | {s['distinct_p_at_k']:.3f} | "
+                f"{s['raw_p_at_k']:.3f} | {s['mrr']:.3f} | {s['hit_at_k']:.3f} | "
+                f"{int(s['forbidden'])} |"
+            )
+    return "\n".join(lines)
+
+
+def misses(report: dict[str, Any], mode: str) -> list[str]:
+    """Query ids with no relevant hit in the top k for `mode`."""
+    per_query = report["modes"][mode]["per_query"]
+    return sorted(qid for qid, s in per_query.items() if s["hit_at_k"] == 0)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--modes", default=",".join(DEFAULT_MODES))
+    parser.add_argument("--limit", type=int, default=K)
+    parser.add_argument("--json", type=Path, help="also write the full report here")
+    args = parser.parse_args(argv)
+    try:
+        report = run(
+            modes=[m.strip() for m in args.modes.split(",") if m.strip()], limit=args.limit
+        )
+    except EvalUnavailable as exc:
+        print(f"cannot run the evaluation: {exc}", file=sys.stderr)
+        return 2
+    print(
+        f"{report['queries']} queries over {report['transcripts']} transcripts, "
+        f"top {report['limit']}, embedder {report['embedder']}"
+    )
+    print(format_table(report))
+    for mode in report["modes"]:
+        missed = misses(report, mode)
+        print(f"{mode}: no relevant hit in the top {report['limit']}: {', '.join(missed) or '-'}")
+    print("timings: " + ", ".join(f"{k} {v:.1f}" for k, v in report["timings"].items()))
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
