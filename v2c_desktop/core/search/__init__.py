@@ -1,0 +1,1 @@
+"""Hybrid transcript search: chunking, keyword and vector indexes, query parsing, fusion."""
