@@ -1,0 +1,31 @@
+"""One owner per library file: the owner serves its API to other processes over a socket.
+
+`open_session` makes this process the library's owner (it holds the lock and the only
+DuckDB connection, and serves the API with `OwnerServer`) or a client of the process that
+is (`session.api` is then a `RemoteProxy` over an `OwnerClient`). See `protocol` for the
+wire format and `codec` for what may cross it.
+"""
+
+from .client import OwnerClient
+from .codec import decode, encode, register
+from .connection import ConnectedClient
+from .protocol import PROTOCOL_VERSION, OwnerGone
+from .proxy import RemoteProxy
+from .runtime import socket_path_for
+from .server import OwnerServer
+from .session import Session, open_session
+
+__all__ = [
+    "PROTOCOL_VERSION",
+    "ConnectedClient",
+    "OwnerClient",
+    "OwnerGone",
+    "OwnerServer",
+    "RemoteProxy",
+    "Session",
+    "decode",
+    "encode",
+    "open_session",
+    "register",
+    "socket_path_for",
+]
