@@ -1,0 +1,132 @@
+"""From an answer's `[n]` markers to citations that open the video at the supporting line.
+
+A source is up to four minutes of video; a link to its start makes the reader hunt for the
+claim. So each cited source is narrowed to the caption segment (or pair of adjacent
+segments) that shares the most stemmed words with the sentences citing it (numbers
+double, see `matching`), and the citation carries a short verbatim quote of that segment,
+checked against the source's raw text (`verified`).
+
+Marker checking itself lives in `markers` and is re-exported here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .markers import CitationFilter, check_text, cited_numbers, leading_markers, strip_citations
+from .matching import best_match, normalise_space, quote_window, terms
+from .sources import Source, source_text
+
+__all__ = [
+    "Citation",
+    "CitationFilter",
+    "build_citations",
+    "check_text",
+    "cited_numbers",
+    "make_citation",
+    "narrow",
+    "sentences_with_citations",
+]
+
+# A sentence ends at . ! ? (with closing quotes) before a space, a marker or the end, at a
+# CJK full stop, or at a line break. "12.5" and "e.g.," do not end one.
+_SENTENCE_END = re.compile(r"[.!?]+[\"'”’)]*(?=[\s\[［【]|$)|[。！？]+[」』”’）]*|\n+")
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """A cited source narrowed to its supporting moment.
+
+    `url` opens the video at `start` (built with `Source.url_at`). `quote` is at most ~160
+    characters of the narrowed caption text, cut at word boundaries and never paraphrased;
+    `verified` says it is found verbatim (whitespace aside) in the source's raw text.
+    `match_score` is the word overlap that chose the segment: 0 means nothing matched and
+    the citation points at the source's first segment.
+    """
+
+    n: int
+    video_id: str
+    title: str
+    url: str
+    start: float
+    end: float
+    quote: str
+    verified: bool
+    match_score: float = 0.0
+    channel: str = ""
+
+
+def sentences_with_citations(text: str) -> list[tuple[str, list[int]]]:
+    """The sentences of an answer, without their markers, and the numbers each one cites.
+
+    Markers right after a sentence's full stop ("... oil. [6] The ...") belong to that
+    sentence, the way models place them either side of the stop.
+    """
+    pieces: list[str] = []
+    start = 0
+    for match in _SENTENCE_END.finditer(text):
+        if match.end() > start:
+            pieces.append(text[start : match.end()])
+            start = match.end()
+    if start < len(text):
+        pieces.append(text[start:])
+    for i in range(1, len(pieces)):
+        moved = leading_markers(pieces[i])
+        if moved:
+            pieces[i - 1] += pieces[i][:moved]
+            pieces[i] = pieces[i][moved:]
+    out: list[tuple[str, list[int]]] = []
+    for piece in pieces:
+        sentence = normalise_space(strip_citations(piece))
+        numbers = cited_numbers(piece)
+        if sentence or numbers:
+            out.append((sentence, numbers))
+    return out
+
+
+def narrow(source: Source, sentence: str) -> Citation:
+    """The citation of `source` for `sentence`: its best-matching segment and a quote of it."""
+    query = terms(sentence)
+    if not source.segments:
+        quote = quote_window(source.text, query)
+        return make_citation(source, source.start, source.end, quote, 0.0)
+    best = best_match(source.segments, sentence)
+    chosen = source.segments[best.first : best.last + 1]
+    quote = quote_window(source_text(chosen), query)
+    return make_citation(source, chosen[0].start, chosen[-1].end, quote, best.overlap)
+
+
+def build_citations(answer_text: str, sources: Sequence[Source]) -> list[Citation]:
+    """One citation per cited source, in order of first citation, narrowed with the citing
+    sentence that matches it best (the first one on a tie). Numbers of no source are
+    skipped: check the text first to remove them."""
+    by_number = {s.n: s for s in sources}
+    sentences = sentences_with_citations(answer_text)
+    out: list[Citation] = []
+    for n in cited_numbers(answer_text):
+        source = by_number.get(n)
+        if source is None:
+            continue
+        citing = [text for text, numbers in sentences if n in numbers] or [""]
+        candidates = [narrow(source, text) for text in citing]
+        out.append(max(candidates, key=lambda c: c.match_score))
+    return out
+
+
+def make_citation(source: Source, start: float, end: float, quote: str, score: float) -> Citation:
+    """A citation of `source` from `start` to `end`, its quote checked against the source."""
+    verified = bool(quote) and normalise_space(quote) in normalise_space(source.text)
+    return Citation(
+        n=source.n,
+        video_id=source.video_id,
+        title=source.title,
+        url=source.url_at(start),
+        start=start,
+        end=max(start, end),
+        quote=quote,
+        verified=verified,
+        match_score=score,
+        channel=source.channel,
+    )

@@ -1,0 +1,155 @@
+"""The messages an answer is generated from, the follow-up rewrite, and the citation grammar.
+
+The prompt is where grounding starts: the model is told to use only the numbered sources,
+to end each factual sentence with `[n]`, to say plainly when the videos do not cover the
+question and to answer in the question's language. Transcripts and titles are untrusted
+(anyone can upload a video that says "ignore previous instructions"), so every source sits
+in one block fenced with a random boundary (`models.fence`), after the instructions, and
+the system prompt says never to follow what is inside.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..models.fence import fence
+from ..models.types import ChatMessage
+from ..timecode import clock
+from .markers import strip_citations
+from .matching import normalise_space
+from .sources import Source
+
+__all__ = [
+    "build_messages",
+    "citation_grammar",
+    "rewrite_messages",
+    "source_label",
+    "strip_citations",
+]
+
+REWRITE_TURNS = 6
+REWRITE_TURN_CHARS = 600
+
+
+def source_label(source: Source) -> str:
+    """`[3] Title @ 1:02-2:15`: the number the model cites and where the passage is."""
+    title = normalise_space(source.title) or source.video_id
+    return f"[{source.n}] {title} @ {clock(source.start)}-{clock(source.end)}"
+
+
+def _system_prompt(sources: Sequence[Source], instruction: str, language_hint: str | None) -> str:
+    numbers = ", ".join(str(s.n) for s in sources)
+    if len(sources) > 2 and [s.n for s in sources] == list(range(1, len(sources) + 1)):
+        numbers = f"1 to {len(sources)}"
+    if sources:
+        cite = (
+            "End every factual sentence with the number of the source that supports it in "
+            "square brackets, like [1]; cite several sources as [1][2]. Only cite numbers of "
+            f"sources that exist ({numbers}), and use square brackets for nothing else."
+        )
+    else:
+        cite = "There are no sources for this question."
+    language = (
+        f"Answer in {language_hint}, the language of the question."
+        if language_hint
+        else "Answer in the language of the question, even when the sources are in another."
+    )
+    return "\n".join(
+        [
+            "You answer questions about videos using only the numbered sources given with "
+            "the question: excerpts of the videos' transcripts, each with its title and time.",
+            "",
+            "Rules:",
+            "- Use only what the sources say; do not add outside knowledge.",
+            f"- {cite}",
+            "- If the sources do not cover the question, say plainly that the videos do not "
+            "cover it; do not guess.",
+            f"- {language}",
+            f"- {instruction}",
+            "- Be concise.",
+        ]
+    )
+
+
+def build_messages(
+    question: str,
+    sources: Sequence[Source],
+    history: Sequence[ChatMessage],
+    *,
+    language_hint: str | None = None,
+) -> list[ChatMessage]:
+    """System rules, the earlier turns (markers stripped), then the sources and the question.
+
+    The sources go in the last user message, next to the question they serve; earlier
+    turns keep only their words, because their `[n]` referred to an earlier source list.
+    `language_hint` names the answer's language when the caller knows it ("French").
+    """
+    block = fence([(source_label(s), s.text) for s in sources])
+    messages = [ChatMessage("system", _system_prompt(sources, block.instruction(), language_hint))]
+    for turn in history:
+        if turn.role in ("user", "assistant"):
+            messages.append(ChatMessage(turn.role, strip_citations(turn.content).strip()))
+    prompt = f"Sources:\n{block.text}\n\nQuestion: {question.strip()}"
+    messages.append(ChatMessage("user", prompt))
+    return messages
+
+
+def rewrite_messages(history: Sequence[ChatMessage], question: str) -> list[ChatMessage]:
+    """A cheap call that turns a follow-up ("how much power does it make?") into one
+    standalone search query. Only the last few turns, each cut short, are shown: the query
+    needs the topic, not the whole conversation."""
+    lines = []
+    turns = [t for t in history if t.role in ("user", "assistant")][-REWRITE_TURNS:]
+    for turn in turns:
+        text = normalise_space(strip_citations(turn.content))
+        if len(text) > REWRITE_TURN_CHARS:
+            text = text[:REWRITE_TURN_CHARS].rsplit(" ", 1)[0] + " ..."
+        lines.append(f"{'User' if turn.role == 'user' else 'Assistant'}: {text}")
+    system = (
+        "You rewrite the last question of a conversation into one standalone search query "
+        "for searching video transcripts. Replace words like 'it', 'he' or 'that' with what "
+        "they refer to. Keep the question's language. Reply with the query only: one line, "
+        "no explanation, no quotes, no answer."
+    )
+    conversation = "\n".join(lines) if lines else "(none)"
+    user = (
+        f"Conversation:\n{conversation}\n\nLast question: {question.strip()}\n\n"
+        "Standalone search query:"
+    )
+    return [ChatMessage("system", system), ChatMessage("user", user)]
+
+
+def citation_grammar(k: int, *, not_covered: str | None = None) -> str:
+    """A llama.cpp GBNF grammar that makes a small model's answer cite every sentence.
+
+    The answer is one or more sentences joined by a space. A sentence is free text without
+    `[`, `]`, line breaks or sentence stops, then one or more citations `[n]` (`n` in
+    `1..k`), with an optional `.`/`!`/`?` before the citations ("text. [1]", "text.[1]")
+    or after them ("text [1]."). Keeping stops out of the text is what makes every
+    sentence cite: a model cannot write three sentences and cite only the last. A `.`
+    inside the text is allowed only between two digits ("12.5"): a rule letting "." be
+    followed by any digit was tried, and SmolLM2 used it to escape the citation by writing
+    "Bitcoin.1.2.2.2.7.7.7...". Allowing the stop right before the citation matters as much:
+    a small model wants to end with "." and, when it may, then writes the `[n]`.
+    Length is left to `max_tokens`. `not_covered`, when given, is an uncited sentence the
+    model may answer instead (in the question's language), so it can still say that the
+    videos do not cover the question.
+    """
+    if k < 1 and not_covered is None:
+        raise ValueError("a citation grammar needs at least one source")
+    answer, rules = "", []
+    if k >= 1:
+        answer = 'sentence (" " sentence)*'
+        rules = [
+            'sentence ::= lead piece* (stop " "?)? cite+ stop?',
+            "stop ::= [.!?]",
+            "lead ::= [^\\[\\]\\n.!? ] | decimal",
+            "piece ::= [^\\[\\]\\n.!?] | decimal",
+            'decimal ::= [0-9] "." [0-9]',
+            'cite ::= "[" num "]"',
+            "num ::= " + " | ".join(f'"{n}"' for n in range(1, k + 1)),
+        ]
+    if not_covered is not None:
+        literal = not_covered.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+        answer = f'"{literal}"' if k < 1 else f'{answer} | "{literal}"'
+    return "\n".join([f"root ::= {answer}", *rules]) + "\n"
