@@ -8,7 +8,7 @@ A batch import reports every input separately and one failure never stops the ot
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
@@ -21,6 +21,7 @@ from .sources.inputs import PlannedItem, plan_inputs
 from .sources.local import load_local
 from .sources.web_access import WebAccess
 from .store import LibraryStore
+from .store.search_index import Manifest
 from .store.videos import content_hash
 
 T = TypeVar("T")
@@ -79,9 +80,20 @@ class BatchResult:
 class Library:
     """Async operations over one open library."""
 
-    def __init__(self, store: LibraryStore, web: WebAccess | None = None) -> None:
+    def __init__(
+        self,
+        store: LibraryStore,
+        web: WebAccess | None = None,
+        *,
+        on_saved: Callable[[str], Awaitable[Any]] | None = None,
+        on_removed: Callable[[str], None] | None = None,
+    ) -> None:
+        """`on_saved` runs after each video is written (the search index hooks in here, so
+        a video is searchable as soon as its import is reported); `on_removed` after a delete."""
         self.store = store
         self._web = web
+        self._on_saved = on_saved
+        self._on_removed = on_removed
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="v2c-store")
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
@@ -187,7 +199,13 @@ class Library:
                 reason="already in the library with the same transcript",
             )
         is_new = await self._run(self.store.save_video, record)
-        return ImportOutcome(label, "added" if is_new else "updated", vid, record.video.title)
+        outcome = ImportOutcome(label, "added" if is_new else "updated", vid, record.video.title)
+        if self._on_saved is not None:
+            try:
+                await self._on_saved(vid)
+            except V2CError as error:  # saved is saved: the index catches up on the next search
+                outcome.reason = f"saved, but not indexed yet: {error.message}"
+        return outcome
 
     # -- reads and simple writes ------------------------------------------------------------
     async def list_videos(self, collection: str | None = None) -> list[VideoSummary]:
@@ -203,6 +221,8 @@ class Library:
     async def remove(self, ref: str) -> str:
         vid = await self.resolve(ref)
         await self._run(self.store.delete_video, vid)
+        if self._on_removed is not None:
+            self._on_removed(vid)
         return vid
 
     async def list_collections(self) -> list[Collection]:
@@ -213,6 +233,22 @@ class Library:
 
     async def create_collection(self, name: str, description: str = "") -> Collection:
         return await self._run(self.store.create_collection, name, description)
+
+    async def remove_from_collection(self, ref: str, video_refs: list[str]) -> None:
+        collection = await self.get_collection(ref)
+        ids = [await self.resolve(v) for v in video_refs]
+        await self._run(self.store.remove_from_collection, collection.id, ids)
+
+    async def rename_collection(self, ref: str, name: str) -> Collection:
+        collection = await self.get_collection(ref)
+        return await self._run(self.store.rename_collection, collection.id, name)
+
+    async def delete_collection(self, ref: str) -> None:
+        collection = await self.get_collection(ref)
+        await self._run(self.store.delete_collection, collection.id)
+
+    async def index_manifests(self) -> dict[str, Manifest]:
+        return await self._run(self.store.index_manifests)
 
     async def add_to_collection(self, ref: str, video_refs: list[str]) -> list[str]:
         collection = await self.get_collection(ref)

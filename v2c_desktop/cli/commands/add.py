@@ -37,6 +37,11 @@ def register(
         help="let yt-dlp use this browser's cookies (firefox, chrome, ...)",
     )
     p.add_argument("--proxy", metavar="URL", help="HTTP/SOCKS proxy for web imports")
+    p.add_argument(
+        "--no-index",
+        action="store_true",
+        help="save only; search indexes the videos on its first run",
+    )
     p.set_defaults(handler=run, needs_web=True)
 
 
@@ -53,7 +58,8 @@ def print_outcome(outcome: ImportOutcome) -> None:
 
 
 async def run(args: argparse.Namespace) -> int:
-    async with open_context(args) as library:
+    async with open_context(args) as services:
+        library = services.library
         result = await library.add(
             args.sources,
             collection=args.collection,

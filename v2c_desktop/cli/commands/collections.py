@@ -45,7 +45,8 @@ def collection_dict(c: Collection) -> dict[str, Any]:
 
 
 async def run_list(args: argparse.Namespace) -> int:
-    async with open_context(args) as library:
+    async with open_context(args) as services:
+        library = services.library
         items = await library.list_collections()
     if args.json:
         emit_json({"collections": [collection_dict(c) for c in items]})
@@ -58,7 +59,8 @@ async def run_list(args: argparse.Namespace) -> int:
 
 
 async def run_create(args: argparse.Namespace) -> int:
-    async with open_context(args) as library:
+    async with open_context(args) as services:
+        library = services.library
         created = await library.create_collection(args.name, args.description)
     if args.json:
         emit_json(collection_dict(created))
@@ -68,7 +70,8 @@ async def run_create(args: argparse.Namespace) -> int:
 
 
 async def run_add(args: argparse.Namespace) -> int:
-    async with open_context(args) as library:
+    async with open_context(args) as services:
+        library = services.library
         added = await library.add_to_collection(args.collection, args.videos)
         collection = await library.get_collection(args.collection)
     if args.json:
@@ -79,7 +82,8 @@ async def run_add(args: argparse.Namespace) -> int:
 
 
 async def run_show(args: argparse.Namespace) -> int:
-    async with open_context(args) as library:
+    async with open_context(args) as services:
+        library = services.library
         collection = await library.get_collection(args.collection)
         videos = await library.list_videos(collection.id)
     if args.json:

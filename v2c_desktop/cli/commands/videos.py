@@ -71,7 +71,8 @@ def record_dict(r: VideoRecord) -> dict[str, Any]:
 
 
 async def run_list(args: argparse.Namespace) -> int:
-    async with open_context(args) as library:
+    async with open_context(args) as services:
+        library = services.library
         rows = await library.list_videos(args.collection)
     if args.json:
         emit_json({"videos": [summary_dict(s) for s in rows], "count": len(rows)})
@@ -87,7 +88,8 @@ async def run_list(args: argparse.Namespace) -> int:
 
 
 async def run_show(args: argparse.Namespace) -> int:
-    async with open_context(args) as library:
+    async with open_context(args) as services:
+        library = services.library
         record = await library.get_video(args.video)
     if args.json:
         emit_json(record_dict(record))
@@ -117,7 +119,8 @@ async def run_show(args: argparse.Namespace) -> int:
 
 
 async def run_rm(args: argparse.Namespace) -> int:
-    async with open_context(args) as library:
+    async with open_context(args) as services:
+        library = services.library
         removed = [await library.remove(ref) for ref in args.videos]
     if args.json:
         emit_json({"removed": removed})

@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import duckdb
+import numpy as np
+import numpy.typing as npt
 
 from ..errors import V2CError
 from ..model import Collection, VideoRecord, VideoSummary
 from . import collections as collection_table
+from . import search_index
 from . import videos as video_table
 from .lock import LibraryLock, library_in_use
 from .migrations import MIGRATIONS, migrate
@@ -112,8 +115,10 @@ class LibraryStore:
             return video_table.resolve(conn, ref)
 
     def delete_video(self, video_id: str) -> None:
+        """Remove a video with its segments, chapters, memberships and search index."""
         with self._transaction() as conn:
             video_table.delete(conn, video_id)
+            search_index.delete_video_index(conn, video_id)
 
     # -- collections ------------------------------------------------------------------------
     def create_collection(self, name: str, description: str = "") -> Collection:
@@ -150,6 +155,49 @@ class LibraryStore:
     def delete_collection(self, collection_id: str) -> None:
         with self._transaction() as conn:
             collection_table.delete(conn, collection_id)
+
+    # -- search index -----------------------------------------------------------------------
+    def write_keyword_index(
+        self, video_id: str, transcript_hash: str, chunks: Sequence[search_index.ChunkRow]
+    ) -> list[int]:
+        """Replace a video's chunks and postings (dropping its vectors); returns chunk ids."""
+        with self._transaction() as conn:
+            ids = search_index.write_keyword_index(conn, video_id, transcript_hash, chunks)
+        with self._transaction() as conn:
+            if search_index.postings_need_sorting(conn):
+                search_index.sort_postings(conn)
+        return ids
+
+    def write_vectors(
+        self,
+        video_id: str,
+        model: str,
+        chunk_ids: Sequence[int],
+        matrix: npt.NDArray[np.float32],
+        vectors_hash: str,
+    ) -> None:
+        with self._transaction() as conn:
+            search_index.write_vectors(conn, video_id, model, chunk_ids, matrix, vectors_hash)
+
+    def drop_video_index(self, video_id: str) -> None:
+        with self._transaction() as conn:
+            search_index.delete_video_index(conn, video_id)
+
+    def index_manifests(self) -> dict[str, search_index.Manifest]:
+        with self._reading() as conn:
+            return search_index.manifests(conn)
+
+    def load_vectors(
+        self, model: str
+    ) -> tuple[npt.NDArray[np.int64], list[str], npt.NDArray[np.float32]]:
+        with self._reading() as conn:
+            return search_index.load_vectors(conn, model)
+
+    def reader(self) -> duckdb.DuckDBPyConnection:
+        """A separate cursor for read-only work on another thread (search), so reads never
+        wait behind an import; DuckDB gives each cursor its own snapshot."""
+        with self._mutex:
+            return self._conn.cursor()
 
     # -- facts ------------------------------------------------------------------------------
     def schema_migrations(self) -> list[str]:

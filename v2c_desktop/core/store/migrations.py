@@ -82,6 +82,47 @@ MIGRATIONS: tuple[Migration, ...] = (
             )""",
         ),
     ),
+    Migration(
+        "0003_search_index",
+        (
+            "CREATE SEQUENCE chunk_ids START 1",
+            """CREATE TABLE chunks (
+                id BIGINT NOT NULL,
+                video_id VARCHAR NOT NULL,
+                idx INTEGER NOT NULL,
+                start DOUBLE NOT NULL,
+                "end" DOUBLE NOT NULL,
+                first_seg INTEGER NOT NULL,
+                last_seg INTEGER NOT NULL,
+                chapter INTEGER,
+                length INTEGER NOT NULL,
+                text VARCHAR NOT NULL
+            )""",
+            """CREATE TABLE postings (
+                term VARCHAR NOT NULL,
+                chunk_id BIGINT NOT NULL,
+                tf INTEGER NOT NULL
+            )""",
+            """CREATE TABLE vectors (
+                chunk_id BIGINT NOT NULL,
+                model VARCHAR NOT NULL,
+                dims INTEGER NOT NULL,
+                vec BLOB NOT NULL
+            )""",
+            """CREATE TABLE index_manifest (
+                video_id VARCHAR PRIMARY KEY,
+                transcript_hash VARCHAR NOT NULL,
+                chunk_count INTEGER NOT NULL,
+                embed_model VARCHAR,
+                vectors_hash VARCHAR,
+                indexed_at TIMESTAMP NOT NULL
+            )""",
+            """CREATE TABLE index_state (
+                key VARCHAR PRIMARY KEY,
+                value BIGINT NOT NULL
+            )""",
+        ),
+    ),
 )
 
 

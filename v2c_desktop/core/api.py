@@ -1,0 +1,118 @@
+"""`CoreAPI`: everything the app, the CLI and the MCP server can ask of one library.
+
+This is the one surface every face of v2c talks to. In the process that owns the library
+it calls the services directly; in the others the same methods travel over the owner's
+local socket (`core.owner`), so a method here takes and returns only plain values and
+registered dataclasses, and long work reports through a `progress` callback.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .library import BatchResult
+from .model import Collection, VideoRecord, VideoSummary
+from .progress import ProgressCallback, ignore_progress
+from .search.request import SearchRequest, SearchResult
+from .services import Services
+
+
+@dataclass(frozen=True, slots=True)
+class LibraryStatus:
+    """What the status bar and agents show about a library."""
+
+    path: str
+    videos: int
+    hours: float
+    collections: int
+    indexed_videos: int
+    vector_videos: int
+    embedding_model: str | None
+
+
+class CoreAPI:
+    """Async operations over one open library; see the module docstring."""
+
+    def __init__(self, services: Services) -> None:
+        self._s = services
+
+    @property
+    def services(self) -> Services:
+        return self._s
+
+    # -- library ------------------------------------------------------------------------------
+    async def add(
+        self,
+        sources: list[str],
+        collection: str | None = None,
+        refresh: bool = False,
+        languages: list[str] | None = None,
+        progress: ProgressCallback = ignore_progress,
+    ) -> BatchResult:
+        return await self._s.library.add(
+            sources,
+            collection=collection,
+            refresh=refresh,
+            languages=tuple(languages or ()),
+            progress=progress,
+        )
+
+    async def list_videos(self, collection: str | None = None) -> list[VideoSummary]:
+        return await self._s.library.list_videos(collection)
+
+    async def get_video(self, ref: str) -> VideoRecord:
+        return await self._s.library.get_video(ref)
+
+    async def resolve(self, ref: str) -> str:
+        return await self._s.library.resolve(ref)
+
+    async def remove(self, ref: str) -> str:
+        return await self._s.library.remove(ref)
+
+    # -- collections --------------------------------------------------------------------------
+    async def list_collections(self) -> list[Collection]:
+        return await self._s.library.list_collections()
+
+    async def get_collection(self, ref: str) -> Collection:
+        return await self._s.library.get_collection(ref)
+
+    async def create_collection(self, name: str, description: str = "") -> Collection:
+        return await self._s.library.create_collection(name, description)
+
+    async def add_to_collection(self, collection: str, videos: list[str]) -> list[str]:
+        return await self._s.library.add_to_collection(collection, videos)
+
+    async def remove_from_collection(self, collection: str, videos: list[str]) -> None:
+        await self._s.library.remove_from_collection(collection, videos)
+
+    async def rename_collection(self, collection: str, name: str) -> Collection:
+        return await self._s.library.rename_collection(collection, name)
+
+    async def delete_collection(self, collection: str) -> None:
+        await self._s.library.delete_collection(collection)
+
+    # -- search -------------------------------------------------------------------------------
+    async def search(self, request: SearchRequest) -> SearchResult:
+        return await self._s.engine.search(request)
+
+    async def index_pending(self, progress: ProgressCallback = ignore_progress) -> int:
+        return len(await self._s.engine.index_pending(progress=progress))
+
+    # -- facts --------------------------------------------------------------------------------
+    async def status(self) -> LibraryStatus:
+        videos = await self.list_videos()
+        collections = await self.list_collections()
+        manifests = await self._s.library.index_manifests()
+        model = self._s.embedder.info.id if self._s.embedder else None
+        return LibraryStatus(
+            path=str(self._s.store.path),
+            videos=len(videos),
+            hours=round(sum(v.duration for v in videos) / 3600, 2),
+            collections=len(collections),
+            indexed_videos=len(manifests),
+            vector_videos=sum(1 for m in manifests.values() if m.embed_model == model),
+            embedding_model=model,
+        )
+
+    async def aclose(self) -> None:
+        await self._s.aclose()

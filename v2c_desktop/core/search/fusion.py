@@ -1,0 +1,34 @@
+"""Reciprocal rank fusion: combine ranked lists by rank, not by incomparable raw scores."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class FusionSettings:
+    k: float = 60.0
+    weights: Mapping[str, float] = field(default_factory=lambda: {"keyword": 1.0, "vector": 1.0})
+
+
+@dataclass(slots=True)
+class Fused:
+    chunk_id: int
+    score: float
+    ranks: dict[str, int]
+
+
+def rrf(rankings: Mapping[str, Sequence[int]], settings: FusionSettings) -> list[Fused]:
+    """`score = sum over sides of weight / (k + rank)`, ranks from 1; best first.
+
+    Ties keep a stable order (by best rank, then chunk id) so results do not flicker.
+    """
+    fused: dict[int, Fused] = {}
+    for side, ids in rankings.items():
+        weight = settings.weights.get(side, 1.0)
+        for rank, chunk_id in enumerate(ids, start=1):
+            entry = fused.setdefault(chunk_id, Fused(chunk_id, 0.0, {}))
+            entry.score += weight / (settings.k + rank)
+            entry.ranks[side] = rank
+    return sorted(fused.values(), key=lambda f: (-f.score, min(f.ranks.values()), f.chunk_id))

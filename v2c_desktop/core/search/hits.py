@@ -1,0 +1,154 @@
+"""Turning fused chunks into what a person reads: merged time ranges, clean text, snippets.
+
+Chunks overlap by design (8 s of repeated segments), so neighbouring hits of one video are
+merged into one range (at most 150 s) and their text is rebuilt from the raw segments, so
+nothing is repeated and every range maps to exact transcript times.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from ..model import Segment
+from .text_tokens import match_spans
+
+MAX_RANGE_S = 150.0
+SNIPPET_CHARS = 320
+MARK_OPEN, MARK_CLOSE = "**", "**"
+
+
+@dataclass(slots=True)
+class ChunkHit:
+    """A fused chunk with what the post-processing needs to know about it."""
+
+    chunk_id: int
+    video_id: str
+    start: float
+    end: float
+    first_seg: int
+    last_seg: int
+    chapter: int | None
+    score: float
+    ranks: dict[str, int]
+
+
+@dataclass(slots=True)
+class MergedRange:
+    video_id: str
+    start: float
+    end: float
+    first_seg: int
+    last_seg: int
+    chapter: int | None
+    score: float
+    ranks: dict[str, int] = field(default_factory=dict)
+    chunk_ids: list[int] = field(default_factory=list)
+
+    @property
+    def sources(self) -> list[str]:
+        return sorted(self.ranks)
+
+
+def merge_ranges(hits: Sequence[ChunkHit], max_range_s: float = MAX_RANGE_S) -> list[MergedRange]:
+    """Merge overlapping or touching chunks of one video, best first, never over 150 s."""
+    by_video: dict[str, list[ChunkHit]] = {}
+    for hit in hits:
+        by_video.setdefault(hit.video_id, []).append(hit)
+    merged: list[MergedRange] = []
+    for video_hits in by_video.values():
+        current: MergedRange | None = None
+        for hit in sorted(video_hits, key=lambda h: (h.start, h.first_seg)):
+            touching = current is not None and hit.first_seg <= current.last_seg + 1
+            if (
+                current is not None
+                and touching
+                and max(current.end, hit.end) - current.start <= max_range_s
+            ):
+                current.end = max(current.end, hit.end)
+                current.last_seg = max(current.last_seg, hit.last_seg)
+                current.score = max(current.score, hit.score)
+                for side, rank in hit.ranks.items():
+                    current.ranks[side] = min(rank, current.ranks.get(side, rank))
+                current.chunk_ids.append(hit.chunk_id)
+                continue
+            current = MergedRange(
+                hit.video_id,
+                hit.start,
+                hit.end,
+                hit.first_seg,
+                hit.last_seg,
+                hit.chapter,
+                hit.score,
+                dict(hit.ranks),
+                [hit.chunk_id],
+            )
+            merged.append(current)
+    return sorted(merged, key=lambda m: (-m.score, min(m.ranks.values()), m.video_id, m.start))
+
+
+def range_text(segments: Iterable[Segment]) -> str:
+    return " ".join(s.text for s in segments)
+
+
+def snippet(text: str, terms: set[str], max_chars: int = SNIPPET_CHARS) -> str:
+    """At most `max_chars` characters around the densest run of matched words, marked.
+
+    The window is chosen on the plain text, then words whose stemmed term is in `terms`
+    are wrapped in `**`; the window shrinks until the marked result fits the limit.
+    """
+    spans = match_spans(text, terms)
+    budget = max_chars
+    while True:
+        start, end = _window(text, spans, budget)
+        marked = _mark(text, start, end, [(s, e) for s, e in spans if s >= start and e <= end])
+        if len(marked) <= max_chars or budget <= 40:
+            return marked[:max_chars] if len(marked) > max_chars else marked
+        budget -= len(marked) - max_chars + 4
+
+
+def _window(text: str, spans: Sequence[tuple[int, int]], width: int) -> tuple[int, int]:
+    if len(text) <= width:
+        return 0, len(text)
+    if not spans:
+        return 0, _word_end(text, width)
+    best_start, best_count = spans[0][0], 0
+    j = 0
+    for i, (s, _) in enumerate(spans):  # the window of `width` chars holding most matches
+        while j < len(spans) and spans[j][1] - s <= width:
+            j += 1
+        if j - i > best_count:
+            best_start, best_count = s, j - i
+    lead = min(best_start, width // 4)
+    start = _word_start(text, best_start - lead)
+    end = _word_end(text, min(len(text), start + width))
+    return start, end
+
+
+def _word_start(text: str, pos: int) -> int:
+    pos = max(0, pos)
+    while pos > 0 and not text[pos - 1].isspace():
+        pos -= 1
+    return pos
+
+
+def _word_end(text: str, limit: int) -> int:
+    if limit >= len(text):
+        return len(text)
+    cut = text.rfind(" ", 0, limit)
+    return cut if cut > 0 else limit
+
+
+def _mark(text: str, start: int, end: int, spans: Sequence[tuple[int, int]]) -> str:
+    out: list[str] = ["…" if start > 0 else ""]
+    pos = start
+    for s, e in spans:
+        out.append(text[pos:s])
+        out.append(f"{MARK_OPEN}{text[s:e]}{MARK_CLOSE}")
+        pos = e
+    out.append(text[pos:end])
+    out.append("…" if end < len(text) else "")
+    return "".join(out).strip()
+
+
+SegmentLoader = Callable[[str, int, int], list[Segment]]

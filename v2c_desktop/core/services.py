@@ -1,0 +1,64 @@
+"""The core services of one open library, built once and handed to every face of the app.
+
+The CLI, the MCP server and the GUI panes all receive this object instead of reaching for
+globals: it owns the store, the library service, the search engine and the model registry,
+and closes them in the right order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .library import Library
+from .models.onnx_embedder import OnnxEmbedder
+from .models.types import EmbeddingModel
+from .paths import library_path
+from .search.engine import SearchEngine
+from .settings import Settings, load_settings
+from .sources.web_access import WebAccess
+from .store import LibraryStore, open_library
+
+
+@dataclass
+class Services:
+    store: LibraryStore
+    library: Library
+    engine: SearchEngine
+    settings: Settings
+    embedder: EmbeddingModel | None
+    _closers: list[Any] = field(default_factory=list)
+
+    @classmethod
+    def open(
+        cls,
+        library: str | Path | None = None,
+        *,
+        settings: Settings | None = None,
+        web: WebAccess | None = None,
+        embedder: EmbeddingModel | None = None,
+        index_on_import: bool = True,
+    ) -> Services:
+        """Open the library file (as its owner) and wire the services around it."""
+        settings = settings or load_settings()
+        store = open_library(library_path(library))
+        try:
+            if embedder is None:
+                embedder = OnnxEmbedder(idle_unload_s=settings.models.idle_unload_s)
+            engine = SearchEngine(store, embedder)
+            hook = engine.index_video if index_on_import else None
+            lib = Library(store, web, on_saved=hook, on_removed=engine.drop_video)
+        except BaseException:
+            store.close()
+            raise
+        return cls(store, lib, engine, settings, embedder)
+
+    async def aclose(self) -> None:
+        try:
+            await self.library.aclose()
+            await self.engine.aclose()
+            if self.embedder is not None:
+                await self.embedder.aclose()
+        finally:
+            self.store.close()
