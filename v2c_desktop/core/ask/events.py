@@ -1,0 +1,86 @@
+"""What an ask request is and the events a streamed answer produces, in order.
+
+`meta` (model, sources) → `reasoning` (when the model exposes it) → `delta`... → `done`
+(text, citations, unverified, usage, attempts) or `error`. Every surface (CLI, MCP, GUI)
+renders the same events, so a citation is always (video id, start, end, url, quote).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .citations import Citation
+
+
+@dataclass(frozen=True)
+class AskRequest:
+    """A question over one video, several, a collection, or URLs not yet in the library.
+
+    `chat_id` continues a saved chat (its turns become history); `model` names a chat model
+    (`strict`: that model or an error); `extractive` skips generation entirely.
+    """
+
+    question: str
+    video_ids: tuple[str, ...] = ()
+    collection: str | None = None
+    urls: tuple[str, ...] = ()
+    chat_id: str | None = None
+    model: str | None = None
+    strict: bool = False
+    extractive: bool = False
+    max_tokens: int = 768
+
+
+@dataclass(frozen=True)
+class SourceInfo:
+    """A numbered source as the answer's reader sees it (no raw segments)."""
+
+    n: int
+    video_id: str
+    title: str
+    url: str
+    start: float
+    end: float
+
+
+@dataclass(frozen=True)
+class AskMeta:
+    chat_id: str
+    model: str | None
+    extractive: bool
+    sources: list[SourceInfo] = field(default_factory=list)
+    retrieval: str = "all"  # "all" sources fit, or "search" chose them
+
+
+@dataclass(frozen=True)
+class AskReasoning:
+    text: str
+
+
+@dataclass(frozen=True)
+class AskDelta:
+    text: str
+
+
+@dataclass(frozen=True)
+class AskDone:
+    chat_id: str
+    text: str
+    citations: list[Citation]
+    unverified: list[int]
+    extractive: bool
+    model: str | None
+    usage: dict[str, Any] = field(default_factory=dict)
+    attempts: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class AskError:
+    code: str
+    message: str
+    hint: str
+    attempts: list[dict[str, Any]] = field(default_factory=list)
+
+
+AskEvent = AskMeta | AskReasoning | AskDelta | AskDone | AskError
