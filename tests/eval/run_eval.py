@@ -93,6 +93,7 @@ async def _run(
     with tempfile.TemporaryDirectory(prefix="v2c-eval-") as tmp:
         store = open_library(Path(tmp) / "eval.duckdb")
         library = Library(store)
+        engine: Any = None
         try:
             started = time.perf_counter()
             video_of = await _import(library, corpus, paths)
@@ -126,6 +127,10 @@ async def _run(
                     meta.setdefault(mode, getattr(result, "meta", {}))
                 timings[f"search_{mode}_s"] = time.perf_counter() - started
         finally:
+            for closable in (engine, embedder):
+                close = getattr(closable, "aclose", None)
+                if close is not None:
+                    await close()
             await library.aclose()
             store.close()
     return {
