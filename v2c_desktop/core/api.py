@@ -8,13 +8,17 @@ registered dataclasses, and long work reports through a `progress` callback.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
+from .ask.events import AskEvent, AskRequest
+from .ask.export import chat_markdown
 from .library import BatchResult
 from .model import Collection, VideoRecord, VideoSummary
 from .progress import ProgressCallback, ignore_progress
 from .search.request import SearchRequest, SearchResult
 from .services import Services
+from .store.chats import ChatRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +101,32 @@ class CoreAPI:
 
     async def index_pending(self, progress: ProgressCallback = ignore_progress) -> int:
         return len(await self._s.engine.index_pending(progress=progress))
+
+    # -- ask and chats ------------------------------------------------------------------------
+    async def ask(self, request: AskRequest) -> AsyncIterator[AskEvent]:
+        """Stream an answer: meta, deltas, then done or error (see `core.ask.events`)."""
+        async for event in self._s.asker.ask(request):
+            yield event
+
+    async def list_chats(self) -> list[ChatRecord]:
+        return await self._s.library.run_store(self._s.store.list_chats)
+
+    async def get_chat(self, chat_id: str) -> ChatRecord:
+        return await self._s.library.run_store(self._s.store.get_chat, chat_id)
+
+    async def rename_chat(self, chat_id: str, title: str) -> None:
+        await self._s.library.run_store(self._s.store.rename_chat, chat_id, title)
+
+    async def delete_chat(self, chat_id: str) -> None:
+        await self._s.library.run_store(self._s.store.delete_chat, chat_id)
+
+    async def export_chat(self, chat_id: str) -> str:
+        """The chat as Markdown with timestamp links, as a person would paste it."""
+        return chat_markdown(await self.get_chat(chat_id))
+
+    async def capable_chat_model(self) -> bool:
+        """Whether answers can be generated (else they are extractive)."""
+        return self._s.registry.capable_chat_available()
 
     # -- facts --------------------------------------------------------------------------------
     async def status(self) -> LibraryStatus:

@@ -96,7 +96,8 @@ class Library:
         self._on_removed = on_removed
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="v2c-store")
 
-    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+    async def run_store(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a blocking store call on the one store thread, in order with the others."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, lambda: fn(*args))
 
@@ -135,7 +136,7 @@ class Library:
                 on_outcome(outcome)
 
         if collection:
-            result.collection = await self._run(self.store.ensure_collection, collection)
+            result.collection = await self.run_store(self.store.ensure_collection, collection)
         progress(Progress("plan", 0, len(inputs), "reading inputs"))
         needs_web = any(i.strip().startswith(("http://", "https://")) for i in inputs)
         expand = self.web.expand if needs_web else _no_web
@@ -151,7 +152,7 @@ class Library:
             progress(Progress("import", done, total, item.label))
             outcome = await self._import_item(item, refresh=refresh, languages=languages)
             if result.collection and outcome.video_id and outcome.status != "failed":
-                await self._run(
+                await self.run_store(
                     self.store.add_to_collection,
                     result.collection.id,
                     [outcome.video_id],
@@ -170,7 +171,7 @@ class Library:
                 if (
                     known
                     and not refresh
-                    and await self._run(self.store.has_video, f"youtube:{known}")
+                    and await self.run_store(self.store.has_video, f"youtube:{known}")
                 ):
                     return ImportOutcome(
                         item.url,
@@ -189,7 +190,7 @@ class Library:
 
     async def _save(self, label: str, record: VideoRecord, *, refresh: bool) -> ImportOutcome:
         vid = record.video.id
-        previous = await self._run(self.store.transcript_hash, vid)
+        previous = await self.run_store(self.store.transcript_hash, vid)
         if previous is not None and not refresh and previous == content_hash(record.transcript):
             return ImportOutcome(
                 label,
@@ -198,7 +199,7 @@ class Library:
                 record.video.title,
                 reason="already in the library with the same transcript",
             )
-        is_new = await self._run(self.store.save_video, record)
+        is_new = await self.run_store(self.store.save_video, record)
         outcome = ImportOutcome(label, "added" if is_new else "updated", vid, record.video.title)
         if self._on_saved is not None:
             try:
@@ -210,50 +211,50 @@ class Library:
     # -- reads and simple writes ------------------------------------------------------------
     async def list_videos(self, collection: str | None = None) -> list[VideoSummary]:
         cid = (await self.get_collection(collection)).id if collection else None
-        return await self._run(self.store.list_videos, cid)
+        return await self.run_store(self.store.list_videos, cid)
 
     async def resolve(self, ref: str) -> str:
-        return await self._run(self.store.resolve_video, ref)
+        return await self.run_store(self.store.resolve_video, ref)
 
     async def get_video(self, ref: str) -> VideoRecord:
-        return await self._run(self.store.get_video, await self.resolve(ref))
+        return await self.run_store(self.store.get_video, await self.resolve(ref))
 
     async def remove(self, ref: str) -> str:
         vid = await self.resolve(ref)
-        await self._run(self.store.delete_video, vid)
+        await self.run_store(self.store.delete_video, vid)
         if self._on_removed is not None:
             self._on_removed(vid)
         return vid
 
     async def list_collections(self) -> list[Collection]:
-        return await self._run(self.store.list_collections)
+        return await self.run_store(self.store.list_collections)
 
     async def get_collection(self, ref: str) -> Collection:
-        return await self._run(self.store.get_collection, ref)
+        return await self.run_store(self.store.get_collection, ref)
 
     async def create_collection(self, name: str, description: str = "") -> Collection:
-        return await self._run(self.store.create_collection, name, description)
+        return await self.run_store(self.store.create_collection, name, description)
 
     async def remove_from_collection(self, ref: str, video_refs: list[str]) -> None:
         collection = await self.get_collection(ref)
         ids = [await self.resolve(v) for v in video_refs]
-        await self._run(self.store.remove_from_collection, collection.id, ids)
+        await self.run_store(self.store.remove_from_collection, collection.id, ids)
 
     async def rename_collection(self, ref: str, name: str) -> Collection:
         collection = await self.get_collection(ref)
-        return await self._run(self.store.rename_collection, collection.id, name)
+        return await self.run_store(self.store.rename_collection, collection.id, name)
 
     async def delete_collection(self, ref: str) -> None:
         collection = await self.get_collection(ref)
-        await self._run(self.store.delete_collection, collection.id)
+        await self.run_store(self.store.delete_collection, collection.id)
 
     async def index_manifests(self) -> dict[str, Manifest]:
-        return await self._run(self.store.index_manifests)
+        return await self.run_store(self.store.index_manifests)
 
     async def add_to_collection(self, ref: str, video_refs: list[str]) -> list[str]:
         collection = await self.get_collection(ref)
         ids = [await self.resolve(v) for v in video_refs]
-        return await self._run(self.store.add_to_collection, collection.id, ids, [])
+        return await self.run_store(self.store.add_to_collection, collection.id, ids, [])
 
 
 async def _no_web(url: str) -> list[str]:

@@ -7,12 +7,13 @@ and closes them in the right order.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from .ask.service import AskService
 from .library import Library
-from .models.onnx_embedder import OnnxEmbedder
+from .models.manager import ModelManager
+from .models.registry import ModelRegistry
 from .models.types import EmbeddingModel
 from .paths import library_path
 from .search.engine import SearchEngine
@@ -28,7 +29,8 @@ class Services:
     engine: SearchEngine
     settings: Settings
     embedder: EmbeddingModel | None
-    _closers: list[Any] = field(default_factory=list)
+    registry: ModelRegistry
+    asker: AskService
 
     @classmethod
     def open(
@@ -38,21 +40,28 @@ class Services:
         settings: Settings | None = None,
         web: WebAccess | None = None,
         embedder: EmbeddingModel | None = None,
+        registry: ModelRegistry | None = None,
         index_on_import: bool = True,
     ) -> Services:
-        """Open the library file (as its owner) and wire the services around it."""
+        """Open the library file (as its owner) and wire the services around it.
+
+        Models are only described here, never loaded: the embedder and chat models load on
+        first use, so opening a library stays fast.
+        """
         settings = settings or load_settings()
         store = open_library(library_path(library))
         try:
+            registry = registry or ModelRegistry(settings.models, ModelManager.default())
             if embedder is None:
-                embedder = OnnxEmbedder(idle_unload_s=settings.models.idle_unload_s)
-            engine = SearchEngine(store, embedder)
+                embedder = registry.embedder()
+            engine = SearchEngine(store, embedder, rerank_chain=registry.chain)
             hook = engine.index_video if index_on_import else None
             lib = Library(store, web, on_saved=hook, on_removed=engine.drop_video)
+            asker = AskService(store, lib, engine, registry)
         except BaseException:
             store.close()
             raise
-        return cls(store, lib, engine, settings, embedder)
+        return cls(store, lib, engine, settings, embedder, registry, asker)
 
     async def aclose(self) -> None:
         try:
@@ -60,5 +69,6 @@ class Services:
             await self.engine.aclose()
             if self.embedder is not None:
                 await self.embedder.aclose()
+            await self.registry.aclose()
         finally:
             self.store.close()

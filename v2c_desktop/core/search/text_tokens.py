@@ -104,7 +104,7 @@ STOP_WORDS: frozenset[str] = _words(
     can cant could couldnt couldve d did didnt do does doesnt doing dont down during
     each few for from further had hadnt has hasnt have havent having he her here heres
     hers herself hes him himself his how hows i if im in into is isnt it its itself ive
-    just ll lets m may me might mightnt mightve more most must mustnt mustve my myself
+    just ll lets m many may me might mightnt mightve more most much must mustnt mustve my myself
     neednt no nor not now o of off on once only or other our ours ourselves out over own
     re s same shall shant she shes should shouldnt shouldve so some such
     t than that thatll thats the their theirs them themselves then there theres these
@@ -114,7 +114,10 @@ STOP_WORDS: frozenset[str] = _words(
     y yet you youd youll your youre yours yourself yourselves youve
     """
 )
-"""English function words, folded and without apostrophes ("don't" is "dont")."""
+"""English function words, folded and without apostrophes ("don't" is "dont").
+
+"many" and "much" are added to the usual list: in questions ("how many ...") they carry
+no topic and otherwise outweigh the words that do."""
 
 HESITATIONS: frozenset[str] = _words("um umm ummm uh uhh uhm er erm hmm hmmm hm mm mmm mhm")
 """Sounds, not words: dropped everywhere, even inside a phrase ("cam, um, chain")."""

@@ -13,6 +13,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import numpy as np
@@ -20,6 +21,7 @@ import numpy.typing as npt
 
 from ..errors import V2CError
 from ..model import Collection, VideoRecord, VideoSummary
+from . import chats as chat_table
 from . import collections as collection_table
 from . import search_index
 from . import videos as video_table
@@ -198,6 +200,31 @@ class LibraryStore:
         wait behind an import; DuckDB gives each cursor its own snapshot."""
         with self._mutex:
             return self._conn.cursor()
+
+    # -- chats ------------------------------------------------------------------------------
+    def create_chat(self, title: str, scope: dict[str, Any]) -> str:
+        with self._transaction() as conn:
+            return chat_table.create(conn, title, scope)
+
+    def append_chat_message(self, chat_id: str, message: chat_table.ChatMessageRecord) -> int:
+        with self._transaction() as conn:
+            return chat_table.append(conn, chat_id, message)
+
+    def list_chats(self) -> list[chat_table.ChatRecord]:
+        with self._reading() as conn:
+            return chat_table.list_all(conn)
+
+    def get_chat(self, chat_id: str) -> chat_table.ChatRecord:
+        with self._reading() as conn:
+            return chat_table.get(conn, chat_id)
+
+    def rename_chat(self, chat_id: str, title: str) -> None:
+        with self._transaction() as conn:
+            chat_table.rename(conn, chat_id, title)
+
+    def delete_chat(self, chat_id: str) -> None:
+        with self._transaction() as conn:
+            chat_table.delete(conn, chat_id)
 
     # -- facts ------------------------------------------------------------------------------
     def schema_migrations(self) -> list[str]:

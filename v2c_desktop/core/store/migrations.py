@@ -123,6 +123,29 @@ MIGRATIONS: tuple[Migration, ...] = (
             )""",
         ),
     ),
+    Migration(
+        "0004_chats",
+        (
+            """CREATE TABLE chats (
+                id VARCHAR PRIMARY KEY,
+                title VARCHAR NOT NULL,
+                scope VARCHAR NOT NULL,
+                created_at TIMESTAMP NOT NULL,
+                updated_at TIMESTAMP NOT NULL
+            )""",
+            """CREATE TABLE chat_messages (
+                chat_id VARCHAR NOT NULL,
+                idx INTEGER NOT NULL,
+                role VARCHAR NOT NULL,
+                text VARCHAR NOT NULL,
+                citations VARCHAR NOT NULL DEFAULT '[]',
+                unverified VARCHAR NOT NULL DEFAULT '[]',
+                model VARCHAR,
+                extractive BOOLEAN NOT NULL DEFAULT false,
+                created_at TIMESTAMP NOT NULL
+            )""",
+        ),
+    ),
 )
 
 

@@ -1,0 +1,153 @@
+"""`v2c ask QUESTION ...` and `v2c chats ...`: cited answers, streamed, and saved chats."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from v2c_desktop.core.ask.events import AskDelta, AskDone, AskError, AskMeta, AskRequest
+from v2c_desktop.core.errors import V2CError
+from v2c_desktop.core.sources.inputs import is_web_url
+from v2c_desktop.core.timecode import clock
+
+from ..context import open_context
+from ..output import emit_json
+
+
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
+    p = sub.add_parser(
+        "ask",
+        parents=[common],
+        help="ask the videos a question; every sentence cites [n]",
+    )
+    p.add_argument("question")
+    p.add_argument("urls", nargs="*", metavar="URL", help="videos to import (if new) and ask")
+    p.add_argument("--video", action="append", metavar="ID", default=[])
+    p.add_argument("--collection", metavar="ID")
+    p.add_argument("--chat", metavar="ID", help="continue a saved chat")
+    p.add_argument("--model", metavar="ID", help="chat model id (see `v2c models list`)")
+    p.add_argument("--strict", action="store_true", help="that model or an error, no fallback")
+    p.add_argument("--extractive", action="store_true", help="quote passages, generate nothing")
+    p.add_argument("--max-tokens", type=int, default=768, metavar="N")
+    p.set_defaults(handler=run_ask, needs_web=True)
+
+    c = sub.add_parser(
+        "chats", parents=[common], help="saved chats: list, show, rename, rm, export"
+    )
+    actions = c.add_subparsers(dest="action", metavar="ACTION", required=True)
+    a = actions.add_parser("list", parents=[common])
+    a.set_defaults(handler=run_chats_list)
+    for name, handler in (
+        ("show", run_chats_show),
+        ("export", run_chats_export),
+        ("rm", run_chats_rm),
+    ):
+        a = actions.add_parser(name, parents=[common])
+        a.add_argument("chat")
+        a.set_defaults(handler=handler)
+    a = actions.add_parser("rename", parents=[common])
+    a.add_argument("chat")
+    a.add_argument("title")
+    a.set_defaults(handler=run_chats_rename)
+
+
+def citation_line(c: Any) -> str:
+    quote = f"\n    “{c.quote}”" if c.quote else ""
+    return f"[{c.n}] {c.title} @ {clock(c.start)} <{c.url}>{quote}"
+
+
+async def run_ask(args: argparse.Namespace) -> int:
+    urls = [u if is_web_url(u) else str(Path(u).expanduser().resolve()) for u in args.urls]
+    request = AskRequest(
+        question=args.question,
+        video_ids=tuple(args.video),
+        collection=args.collection,
+        urls=tuple(urls),
+        chat_id=args.chat,
+        model=args.model,
+        strict=args.strict,
+        extractive=args.extractive,
+        max_tokens=args.max_tokens,
+    )
+    final: AskDone | None = None
+    async with open_context(args) as services:
+        async for event in services.asker.ask(request):
+            if isinstance(event, AskMeta) and not args.json:
+                source = "extractive" if event.extractive else f"model {event.model}"
+                print(
+                    f"({source}; {len(event.sources)} sources; chat {event.chat_id})",
+                    file=sys.stderr,
+                )
+            elif isinstance(event, AskDelta) and not args.json:
+                sys.stdout.write(event.text)
+                sys.stdout.flush()
+            elif isinstance(event, AskDone):
+                final = event
+            elif isinstance(event, AskError):
+                raise V2CError(
+                    event.code,
+                    event.message,
+                    event.hint,  # type: ignore[arg-type]
+                    {"attempts": event.attempts},
+                )
+    assert final is not None
+    if args.json:
+        emit_json(asdict(final))
+        return 0
+    print("\n")
+    for c in final.citations:
+        print(citation_line(c))
+    if final.unverified:
+        print(f"(removed citations that matched no source: {final.unverified})", file=sys.stderr)
+    return 0
+
+
+async def run_chats_list(args: argparse.Namespace) -> int:
+    async with open_context(args) as services:
+        chats = await services.library.run_store(services.store.list_chats)
+    if args.json:
+        emit_json({"chats": [asdict(c) for c in chats]})
+    else:
+        for c in chats:
+            print(f"{c.id:20} {c.updated_at}  {c.title}")
+    return 0
+
+
+async def run_chats_show(args: argparse.Namespace) -> int:
+    async with open_context(args) as services:
+        chat = await services.library.run_store(services.store.get_chat, args.chat)
+    if args.json:
+        emit_json(asdict(chat))
+        return 0
+    from v2c_desktop.core.ask.export import chat_markdown
+
+    sys.stdout.write(chat_markdown(chat))
+    return 0
+
+
+async def run_chats_export(args: argparse.Namespace) -> int:
+    from v2c_desktop.core.ask.export import chat_markdown
+
+    async with open_context(args) as services:
+        chat = await services.library.run_store(services.store.get_chat, args.chat)
+    sys.stdout.write(chat_markdown(chat))
+    return 0
+
+
+async def run_chats_rename(args: argparse.Namespace) -> int:
+    async with open_context(args) as services:
+        await services.library.run_store(services.store.rename_chat, args.chat, args.title)
+    print(f"renamed {args.chat}")
+    return 0
+
+
+async def run_chats_rm(args: argparse.Namespace) -> int:
+    async with open_context(args) as services:
+        await services.library.run_store(services.store.delete_chat, args.chat)
+    print(f"deleted {args.chat}")
+    return 0
