@@ -40,6 +40,8 @@ from .retrieval import estimate_tokens, retrieve
 T = TypeVar("T")
 EXTRACTIVE_BUDGET = 12_000
 EXTRACTIVE_SOURCES = 3_000
+MAX_SOURCE_TOKENS = 32_000
+LOCAL_SOURCE_TOKENS = 2_500
 PROMPT_OVERHEAD = 600
 NOT_COVERED = "The videos do not cover this."
 
@@ -75,6 +77,11 @@ class AskService:
         window = chain[0].info.context_window if chain else EXTRACTIVE_BUDGET
         history_tokens = sum(estimate_tokens(m.content) for m in history)
         budget = int(0.9 * window) - PROMPT_OVERHEAD - history_tokens - request.max_tokens
+        budget = min(budget, MAX_SOURCE_TOKENS)
+        if chain and chain[0].info.runtime == "llamacpp":
+            # a CPU reads prompts at ~100-200 tokens/s: more sources would mean minutes
+            # before the first word, so local models get the best passages only
+            budget = min(budget, LOCAL_SOURCE_TOKENS)
         if budget < 500:
             raise V2CError(
                 "bad-request",
