@@ -17,7 +17,14 @@ from tests.support.openai_server import CHAT, OpenAITestServer, Stream
 from tests.support.scripted_model import ScriptedChatModel
 from v2c_desktop.cli.main import main as cli_main
 from v2c_desktop.core.api import CoreAPI
-from v2c_desktop.core.ask.events import AskDelta, AskDone, AskError, AskMeta, AskRequest
+from v2c_desktop.core.ask.events import (
+    AskDelta,
+    AskDone,
+    AskError,
+    AskMeta,
+    AskReasoning,
+    AskRequest,
+)
 from v2c_desktop.core.ask.extractive import HEADER
 from v2c_desktop.core.models.chain import ModelChoice, order_chain
 from v2c_desktop.core.models.llamacpp import smollm2_test_model_path
@@ -232,7 +239,9 @@ def test_openai_compatible_stream_with_good_bad_and_split_markers(tmp_path: Path
         "]. Done [3].",
     ]
     with OpenAITestServer(models=("test-chat",)) as server:
-        server.script(CHAT, Stream(pieces, split=True))
+        server.script(
+            CHAT, Stream(pieces, split=True, reasoning=["The user asks", " about links."])
+        )
         settings = ModelSettings(
             servers=[
                 ServerSetting(

@@ -102,6 +102,7 @@ class Stream:
     error: Any = None
     send_usage: bool = True
     usage: tuple[int, int] | None = None
+    reasoning: Sequence[str] = ()  # `reasoning_content` chunks sent before the answer
 
 
 Response = Reply | Stream
@@ -513,6 +514,8 @@ class _Handler(BaseHTTPRequestHandler):
                 self.owner._pause(stream.delay)
 
         send(chunk({"role": "assistant", "content": ""}), pause=False)
+        for thought in stream.reasoning:
+            send(chunk({"reasoning_content": thought}))
         for piece in stream.pieces:
             send(chunk({"content": piece}))
         if stream.error is not None:

@@ -18,7 +18,14 @@ from ..library import Library
 from ..model import VideoRecord
 from ..models.chain import ChainRun, ModelChoice, chat_stream
 from ..models.registry import ModelRegistry
-from ..models.types import ChatDelta, ChatDone, ChatMessage, ChatModel, ChatOptions
+from ..models.types import (
+    ChatDelta,
+    ChatDone,
+    ChatMessage,
+    ChatModel,
+    ChatOptions,
+    ChatReasoning,
+)
 from ..search.engine import SearchEngine
 from ..store import LibraryStore
 from ..store.chats import ChatMessageRecord, ChatRecord
@@ -29,6 +36,7 @@ from .events import (
     AskError,
     AskEvent,
     AskMeta,
+    AskReasoning,
     AskRequest,
     SourceInfo,
 )
@@ -137,6 +145,8 @@ class AskService:
                     if text:
                         shown.append(text)
                         yield AskDelta(text)
+                elif isinstance(event, ChatReasoning):
+                    yield AskReasoning(event.text)
                 elif isinstance(event, ChatDone):
                     done = event
         finally:

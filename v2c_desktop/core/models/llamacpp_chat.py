@@ -203,7 +203,7 @@ class LlamaCppChatModel:
             async for event in stream:
                 if isinstance(event, ChatDelta):
                     parts.append(event.text)
-                else:
+                elif isinstance(event, ChatDone):
                     finish = event.finish_reason
         return "".join(parts), finish
 

@@ -30,6 +30,7 @@ from .types import (
     ChatEvent,
     ChatMessage,
     ChatOptions,
+    ChatReasoning,
     ModelInfo,
     Usage,
 )
@@ -121,6 +122,9 @@ class OpenAICompatChatModel:
                 chunks = self._stream_chunks(response)
             async with aclosing(chunks):
                 async for chunk in chunks:
+                    thinking = _reasoning_of(chunk)
+                    if thinking:
+                        yield ChatReasoning(thinking)
                     text = self._take(chunk, progress)
                     if text:
                         yield ChatDelta(text)
@@ -215,7 +219,7 @@ class OpenAICompatChatModel:
         if isinstance(choice.get("finish_reason"), str):
             progress.finish_reason = choice["finish_reason"]
         part = choice.get("delta") or choice.get("message") or {}
-        # `reasoning_content` (thinking models) is not the answer and is not shown
+        # `reasoning_content` (thinking models) is not the answer: see `_reasoning_of`
         text = part.get("content") if isinstance(part, dict) else None
         if not isinstance(text, str) or not text:
             return ""
@@ -258,3 +262,19 @@ class OpenAICompatChatModel:
         if not text and progress.finish_reason is None:
             raise bad_response(self.server, self.info.id, "JSON completion had no message")
         return text
+
+
+def _reasoning_of(chunk: dict[str, Any]) -> str:
+    """The thinking text of a chunk (`reasoning_content` in DeepSeek/vLLM/llama-server,
+    `reasoning` in Ollama and OpenRouter), shown apart from the answer."""
+    choices = chunk.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        return ""
+    part = choices[0].get("delta") or choices[0].get("message") or {}
+    if not isinstance(part, dict):
+        return ""
+    for key in ("reasoning_content", "reasoning"):
+        value = part.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return ""

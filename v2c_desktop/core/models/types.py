@@ -56,6 +56,13 @@ class ChatDelta:
 
 
 @dataclass(frozen=True, slots=True)
+class ChatReasoning:
+    """Thinking text a model exposes separately from its answer (never part of the answer)."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class ChatDone:
     """The end of a stream: who answered, what it cost, why it stopped."""
 
@@ -64,7 +71,7 @@ class ChatDone:
     finish_reason: str = "stop"
 
 
-ChatEvent = ChatDelta | ChatDone
+ChatEvent = ChatDelta | ChatReasoning | ChatDone
 
 
 @dataclass(frozen=True, slots=True)
