@@ -52,6 +52,11 @@ class ImportOutcome:
         return out
 
 
+def outcome_line(outcome: ImportOutcome) -> str:
+    """One line a person reads as an item settles: status, id, title or source."""
+    return f"{outcome.status:8} {outcome.video_id or '-':28} {outcome.title or outcome.source}"
+
+
 @dataclass
 class BatchResult:
     outcomes: list[ImportOutcome] = field(default_factory=list)
@@ -134,6 +139,9 @@ class Library:
             result.outcomes.append(outcome)
             if on_outcome is not None:
                 on_outcome(outcome)
+            # also as a progress event, so a client of the library's owner (another
+            # process) sees each item settle as it happens
+            progress(Progress("settled", len(result.outcomes), None, outcome_line(outcome)))
 
         if collection:
             result.collection = await self.run_store(self.store.ensure_collection, collection)

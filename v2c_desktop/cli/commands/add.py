@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
+from pathlib import Path
 
-from v2c_desktop.core.library import ImportOutcome
+from v2c_desktop.core.library import BatchResult
+from v2c_desktop.core.progress import Progress
 
 from ..context import open_context
 from ..output import StderrProgress, emit_json
@@ -45,32 +46,45 @@ def register(
     p.set_defaults(handler=run, needs_web=True)
 
 
-def print_outcome(outcome: ImportOutcome) -> None:
-    """One line per item as soon as it is settled, with the hint when it failed."""
-    print(f"{outcome.status:8} {outcome.video_id or '-':28} {outcome.title or outcome.source}")
-    if outcome.error is not None:
-        print(f"         {outcome.error.code}: {outcome.error.message}")
-        if outcome.error.hint:
-            print(f"         hint: {outcome.error.hint}")
-    elif outcome.status == "skipped" and outcome.reason:
-        print(f"         {outcome.reason}")
-    sys.stdout.flush()
+class AddProgress(StderrProgress):
+    """Each settled item as a line on stdout (as it happens, also through the owner);
+    the rest of the progress on stderr once the work takes over a second."""
+
+    def __init__(self, lines: bool) -> None:
+        super().__init__()
+        self._lines = lines
+
+    def __call__(self, event: Progress) -> None:
+        if event.stage == "settled":
+            if self._lines:
+                print(event.message, flush=True)
+            return
+        super().__call__(event)
+
+
+def print_problems(result: BatchResult) -> None:
+    for outcome in result.outcomes:
+        if outcome.error is not None:
+            print(f"failed: {outcome.source}\n  {outcome.error.code}: {outcome.error.message}")
+            if outcome.error.hint:
+                print(f"  hint: {outcome.error.hint}")
+        elif outcome.status == "skipped" and outcome.reason:
+            print(f"skipped: {outcome.title or outcome.source}: {outcome.reason}")
 
 
 async def run(args: argparse.Namespace) -> int:
-    async with open_context(args) as services:
-        library = services.library
-        result = await library.add(
-            args.sources,
+    async with open_context(args) as api:
+        result = await api.add(
+            [str(Path(s).resolve()) if Path(s).exists() else s for s in args.sources],
             collection=args.collection,
             refresh=args.refresh,
-            languages=tuple(args.lang or ()),
-            progress=StderrProgress(),
-            on_outcome=None if args.json else print_outcome,
+            languages=list(args.lang or []),
+            progress=AddProgress(lines=not args.json),
         )
     if args.json:
         emit_json(result.to_dict())
     else:
+        print_problems(result)
         print(
             f"added {result.count('added')}, updated {result.count('updated')}, "
             f"skipped {result.count('skipped')}, failed {result.count('failed')}"

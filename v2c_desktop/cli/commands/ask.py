@@ -75,8 +75,8 @@ async def run_ask(args: argparse.Namespace) -> int:
         max_tokens=args.max_tokens,
     )
     final: AskDone | None = None
-    async with open_context(args) as services:
-        async for event in services.asker.ask(request):
+    async with open_context(args) as api:
+        async for event in api.ask(request):
             if isinstance(event, AskMeta) and not args.json:
                 source = "extractive" if event.extractive else f"model {event.model}"
                 print(
@@ -108,8 +108,8 @@ async def run_ask(args: argparse.Namespace) -> int:
 
 
 async def run_chats_list(args: argparse.Namespace) -> int:
-    async with open_context(args) as services:
-        chats = await services.library.run_store(services.store.list_chats)
+    async with open_context(args) as api:
+        chats = await api.list_chats()
     if args.json:
         emit_json({"chats": [asdict(c) for c in chats]})
     else:
@@ -119,8 +119,8 @@ async def run_chats_list(args: argparse.Namespace) -> int:
 
 
 async def run_chats_show(args: argparse.Namespace) -> int:
-    async with open_context(args) as services:
-        chat = await services.library.run_store(services.store.get_chat, args.chat)
+    async with open_context(args) as api:
+        chat = await api.get_chat(args.chat)
     if args.json:
         emit_json(asdict(chat))
         return 0
@@ -131,23 +131,20 @@ async def run_chats_show(args: argparse.Namespace) -> int:
 
 
 async def run_chats_export(args: argparse.Namespace) -> int:
-    from v2c_desktop.core.ask.export import chat_markdown
-
-    async with open_context(args) as services:
-        chat = await services.library.run_store(services.store.get_chat, args.chat)
-    sys.stdout.write(chat_markdown(chat))
+    async with open_context(args) as api:
+        sys.stdout.write(await api.export_chat(args.chat))
     return 0
 
 
 async def run_chats_rename(args: argparse.Namespace) -> int:
-    async with open_context(args) as services:
-        await services.library.run_store(services.store.rename_chat, args.chat, args.title)
+    async with open_context(args) as api:
+        await api.rename_chat(args.chat, args.title)
     print(f"renamed {args.chat}")
     return 0
 
 
 async def run_chats_rm(args: argparse.Namespace) -> int:
-    async with open_context(args) as services:
-        await services.library.run_store(services.store.delete_chat, args.chat)
+    async with open_context(args) as api:
+        await api.delete_chat(args.chat)
     print(f"deleted {args.chat}")
     return 0

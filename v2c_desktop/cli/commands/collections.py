@@ -45,9 +45,8 @@ def collection_dict(c: Collection) -> dict[str, Any]:
 
 
 async def run_list(args: argparse.Namespace) -> int:
-    async with open_context(args) as services:
-        library = services.library
-        items = await library.list_collections()
+    async with open_context(args) as api:
+        items = await api.list_collections()
     if args.json:
         emit_json({"collections": [collection_dict(c) for c in items]})
     elif not items:
@@ -59,9 +58,8 @@ async def run_list(args: argparse.Namespace) -> int:
 
 
 async def run_create(args: argparse.Namespace) -> int:
-    async with open_context(args) as services:
-        library = services.library
-        created = await library.create_collection(args.name, args.description)
+    async with open_context(args) as api:
+        created = await api.create_collection(args.name, args.description)
     if args.json:
         emit_json(collection_dict(created))
     else:
@@ -70,10 +68,9 @@ async def run_create(args: argparse.Namespace) -> int:
 
 
 async def run_add(args: argparse.Namespace) -> int:
-    async with open_context(args) as services:
-        library = services.library
-        added = await library.add_to_collection(args.collection, args.videos)
-        collection = await library.get_collection(args.collection)
+    async with open_context(args) as api:
+        added = await api.add_to_collection(args.collection, args.videos)
+        collection = await api.get_collection(args.collection)
     if args.json:
         emit_json({"collection": collection.id, "added": added, "count": len(collection.video_ids)})
     else:
@@ -82,10 +79,9 @@ async def run_add(args: argparse.Namespace) -> int:
 
 
 async def run_show(args: argparse.Namespace) -> int:
-    async with open_context(args) as services:
-        library = services.library
-        collection = await library.get_collection(args.collection)
-        videos = await library.list_videos(collection.id)
+    async with open_context(args) as api:
+        collection = await api.get_collection(args.collection)
+        videos = await api.list_videos(collection.id)
     if args.json:
         out = collection_dict(collection)
         out["videos"] = [summary_dict(v) for v in videos]

@@ -86,12 +86,11 @@ async def run(args: argparse.Namespace) -> int:
     if bool(args.query) == bool(args.batch):
         raise bad_request("give a QUERY or --batch FILE", 'e.g. v2c search "gradient descent"')
     queries = [args.query] if args.query else _read_batch(Path(args.batch))
-    async with open_context(args) as services:
-        library = services.library
-        video_ids = tuple([await library.resolve(v) for v in args.video]) if args.video else None
-        await services.engine.index_pending(progress=StderrProgress())
+    async with open_context(args) as api:
+        video_ids = tuple([await api.resolve(v) for v in args.video]) if args.video else None
+        await api.index_pending(progress=StderrProgress())
         if not args.batch:
-            result = await services.engine.search(_request(args, queries[0], video_ids))
+            result = await api.search(_request(args, queries[0], video_ids))
             if args.json:
                 emit_json(result.to_dict())
             else:
@@ -100,7 +99,7 @@ async def run(args: argparse.Namespace) -> int:
         failed = 0
         for query in queries:
             try:
-                result = await services.engine.search(_request(args, query, video_ids))
+                result = await api.search(_request(args, query, video_ids))
                 line = {"query": query, **result.to_dict()}
             except V2CError as error:
                 failed += 1

@@ -49,9 +49,8 @@ async def run_transcript(args: argparse.Namespace) -> int:
         raise bad_request("--cursor goes with --max-tokens", "pass the same --max-tokens again")
     if args.max_tokens is not None and args.max_tokens < 1:
         raise bad_request("--max-tokens must be at least 1", "try --max-tokens 4000")
-    async with open_context(args) as services:
-        library = services.library
-        record = await library.get_video(args.video)
+    async with open_context(args) as api:
+        record = await api.get_video(args.video)
     timestamps = not args.no_timestamps
     section = None
     if args.chapter or args.start or args.end:
@@ -98,9 +97,8 @@ async def run_transcript(args: argparse.Namespace) -> int:
 
 
 async def run_outline(args: argparse.Namespace) -> int:
-    async with open_context(args) as services:
-        library = services.library
-        record = await library.get_video(args.video)
+    async with open_context(args) as api:
+        record = await api.get_video(args.video)
     result = outline(record)
     if args.json:
         data = asdict(result)

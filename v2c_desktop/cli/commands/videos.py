@@ -71,9 +71,8 @@ def record_dict(r: VideoRecord) -> dict[str, Any]:
 
 
 async def run_list(args: argparse.Namespace) -> int:
-    async with open_context(args) as services:
-        library = services.library
-        rows = await library.list_videos(args.collection)
+    async with open_context(args) as api:
+        rows = await api.list_videos(args.collection)
     if args.json:
         emit_json({"videos": [summary_dict(s) for s in rows], "count": len(rows)})
         return 0
@@ -88,9 +87,8 @@ async def run_list(args: argparse.Namespace) -> int:
 
 
 async def run_show(args: argparse.Namespace) -> int:
-    async with open_context(args) as services:
-        library = services.library
-        record = await library.get_video(args.video)
+    async with open_context(args) as api:
+        record = await api.get_video(args.video)
     if args.json:
         emit_json(record_dict(record))
         return 0
@@ -119,9 +117,8 @@ async def run_show(args: argparse.Namespace) -> int:
 
 
 async def run_rm(args: argparse.Namespace) -> int:
-    async with open_context(args) as services:
-        library = services.library
-        removed = [await library.remove(ref) for ref in args.videos]
+    async with open_context(args) as api:
+        removed = [await api.remove(ref) for ref in args.videos]
     if args.json:
         emit_json({"removed": removed})
     else:
