@@ -1,0 +1,193 @@
+"""The main window: composes the panes, the player dock and the status bar, and wires them.
+
+It holds no feature logic. Every timestamp click in any pane arrives as
+`seek_requested(video_id, seconds)` and goes to the player; the player's time goes back
+to the library's transcript. The chat pane is not built yet: `attach_chat_pane` is where
+it plugs in (its navigation entry and Ctrl+L stay hidden and disabled until then).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QHBoxLayout, QMainWindow, QMenu, QStackedWidget, QWidget
+
+from v2c_desktop.core.settings import Settings
+
+from .actions import create_actions, focus_is_text_input
+from .bridge import JobRunner
+from .dialogs import show_error
+from .drop import dropped_sources
+from .navigation import Navigation
+from .panes.library_pane import LibraryPane
+from .panes.search_pane import SearchPane
+from .player.dock import PlayerDock
+from .player.transport import SKIP_SECONDS
+from .settings_dialog import SettingsDialog
+from .status_bar import LibraryStatusBar
+
+if TYPE_CHECKING:
+    from v2c_desktop.core.api import CoreAPI, LibraryStatus
+
+
+class MainWindow(QMainWindow):
+    """Signals:
+    closing(): the user closed the window (the app then shuts the core down).
+    """
+
+    closing = Signal()
+
+    def __init__(
+        self,
+        api: CoreAPI,
+        runner: JobRunner,
+        settings: Settings,
+        *,
+        player: PlayerDock | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("mainWindow")
+        self.setWindowTitle("v2c desktop")
+        self.resize(1280, 800)
+        self.setAcceptDrops(True)
+        self.api, self.runner, self.settings = api, runner, settings
+        self.library = LibraryPane(api, runner)
+        self.search = SearchPane(api, runner)
+        self.chat: QWidget | None = None  # the chat pane plugs in here (attach_chat_pane)
+        self.player = player or PlayerDock(runner, api.get_video)
+        self.navigation = Navigation()
+        self.stack = QStackedWidget()
+        self.panes: dict[str, QWidget] = {"library": self.library, "search": self.search}
+        for pane in self.panes.values():
+            self.stack.addWidget(pane)
+        central = QWidget()
+        row = QHBoxLayout(central)
+        row.setContentsMargins(4, 4, 4, 4)
+        row.addWidget(self.navigation)
+        row.addWidget(self.stack, 1)
+        self.setCentralWidget(central)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.player)
+        self.status = LibraryStatusBar()
+        self.setStatusBar(self.status)
+        self.actions_ = create_actions(self)
+        view_menu = self.menuBar().findChild(QMenu, "viewMenu")
+        if view_menu is not None:
+            view_menu.addSeparator()
+            view_menu.addAction(self.player.toggleViewAction())
+        self.navigation.set_available("chat", False)
+        self._wire()
+        self.show_pane("library")
+
+    def _wire(self) -> None:
+        a = self.actions_
+        a.add.triggered.connect(self.library.open_add_dialog)
+        a.add_files.triggered.connect(self.library.pick_files)
+        a.add_folder.triggered.connect(self.library.pick_folder)
+        a.settings.triggered.connect(self.open_settings)
+        a.quit.triggered.connect(self.close)
+        a.library.triggered.connect(lambda: self.show_pane("library"))
+        a.search.triggered.connect(self.focus_search)
+        a.chat.triggered.connect(lambda: self.show_pane("chat"))
+        a.play_pause.triggered.connect(self.play_pause)
+        a.back.triggered.connect(lambda: self.player.skip(-SKIP_SECONDS))
+        a.forward.triggered.connect(lambda: self.player.skip(SKIP_SECONDS))
+        self.navigation.pane_selected.connect(self.show_pane)
+        self.library.seek_requested.connect(self.seek)
+        self.search.seek_requested.connect(self.seek)
+        self.player.position_changed.connect(self.library.set_playhead)
+        self.player.message_changed.connect(self._player_message)
+        self.library.library_changed.connect(self.refresh_status)
+        self.library.library_changed.connect(self.search.refresh_filters)
+        self.runner.jobs_changed.connect(lambda: self.status.show_jobs(self.runner.active()))
+        self.runner.failed.connect(self._on_failed)
+
+    def start(self) -> None:
+        """Read the library once the loop runs: the table, the filters, the status bar."""
+        self.library.refresh()
+        self.search.refresh_filters()
+        self.refresh_status()
+
+    # -- panes -------------------------------------------------------------------------------
+    def show_pane(self, key: str) -> None:
+        pane = self.panes.get(key)
+        if pane is None:
+            return
+        self.stack.setCurrentWidget(pane)
+        self.navigation.blockSignals(True)
+        self.navigation.select(key)
+        self.navigation.blockSignals(False)
+
+    def focus_search(self) -> None:
+        self.show_pane("search")
+        self.search.focus_query()
+
+    def attach_chat_pane(self, pane: QWidget) -> None:
+        """Add the chat pane when it exists; its `seek_requested` goes to the player too."""
+        self.chat = pane
+        self.panes["chat"] = pane
+        self.stack.addWidget(pane)
+        self.navigation.set_available("chat", True)
+        self.actions_.chat.setEnabled(True)
+        seek = getattr(pane, "seek_requested", None)
+        if seek is not None:
+            seek.connect(self.seek)
+
+    # -- the player --------------------------------------------------------------------------
+    def seek(self, video_id: str, seconds: float) -> None:
+        """Every timestamp click ends here: load the video if needed, seek, play."""
+        self.player.show()
+        self.player.play_at(video_id, seconds)
+
+    def _player_message(self, text: str) -> None:
+        if text:
+            self.status.showMessage(text)
+
+    def play_pause(self) -> None:
+        if not focus_is_text_input():  # Space typed into a text field stays a space
+            self.player.toggle_play()
+
+    # -- status and errors -------------------------------------------------------------------
+    def refresh_status(self) -> None:
+        self.runner.start(
+            lambda _p: self.api.status(), label="library status", on_finished=self._show_status
+        )
+
+    def _show_status(self, status: LibraryStatus) -> None:
+        self.status.show_status(status)
+        self.setWindowTitle(f"v2c desktop — {status.path}")
+
+    def _on_failed(self, job_id: str, _code: str, message: str, hint: str) -> None:
+        self.status.show_error(message, hint)
+        job = self.runner.job(job_id)
+        if job is not None and job.interactive:
+            show_error(self, job.label or "Something went wrong", message, hint)
+
+    def open_settings(self) -> SettingsDialog:
+        dialog = SettingsDialog(self.settings, parent=self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.saved.connect(self._settings_saved)
+        dialog.open()
+        return dialog
+
+    def _settings_saved(self, settings: Settings) -> None:
+        self.settings = settings
+        self.status.showMessage("Settings saved: they take effect when v2c desktop next starts")
+
+    # -- drag and drop -----------------------------------------------------------------------
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if dropped_sources(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        sources = dropped_sources(event.mimeData())
+        if sources:
+            event.acceptProposedAction()
+            self.show_pane("library")
+            self.library.start_import(sources)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.closing.emit()
+        super().closeEvent(event)

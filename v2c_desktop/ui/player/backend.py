@@ -1,0 +1,51 @@
+"""What every player backend offers the dock: load at a time, seek, play, pause, report time."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QWidget
+
+from v2c_desktop.core.model import Video
+
+
+class PlayerBackend(QObject):
+    """One way of playing a video inside the app.
+
+    Signals:
+        position_changed(seconds): the current time, a few times a second while playing.
+        playing_changed(playing)
+        failed(message): the backend cannot play this video; the dock falls back.
+    """
+
+    position_changed = Signal(float)
+    playing_changed = Signal(bool)
+    failed = Signal(str)
+
+    kind = "none"
+
+    def widget(self) -> QWidget:
+        raise NotImplementedError
+
+    def load(self, video: Video, seconds: float) -> None:
+        """Open `video`, then seek to `seconds` and play as soon as it can."""
+        raise NotImplementedError
+
+    def seek(self, seconds: float) -> None:
+        raise NotImplementedError
+
+    def play(self) -> None:
+        raise NotImplementedError
+
+    def pause(self) -> None:
+        raise NotImplementedError
+
+    def toggle(self) -> None:
+        raise NotImplementedError
+
+    def position(self) -> float:
+        """The last known time in seconds."""
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        """Stop playing (another backend takes over the dock)."""
+        raise NotImplementedError
