@@ -1,8 +1,7 @@
-"""Every caption file in ../shared/corpus parses into clean segments, fast."""
+"""Every caption file in ../shared/corpus parses into clean segments (speed: bench/)."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -24,10 +23,9 @@ def caption_files() -> list[Path]:
 
 
 @pytest.mark.corpus
-def test_whole_corpus_parses_clean_and_fast() -> None:
+def test_whole_corpus_parses_clean() -> None:
     files = caption_files()
     assert len(files) >= 60
-    started = time.perf_counter()
     total = 0
     for path in files:
         segments = parse_captions(path.read_bytes(), source_name=path.name)
@@ -35,7 +33,4 @@ def test_whole_corpus_parses_clean_and_fast() -> None:
         total += len(segments)
         if path.name in ROLLING:
             assert back_to_back_repeat(words(segments)) is None, path
-    elapsed = time.perf_counter() - started
     assert total > 25_000
-    # About 0.8 s on a developer machine for ~65 files / 12 MB; "a few seconds" is the limit.
-    assert elapsed < 4.0, f"parsing the corpus took {elapsed:.1f} s"
