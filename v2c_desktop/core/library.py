@@ -115,7 +115,8 @@ class Library:
     async def aclose(self) -> None:
         if self._web is not None:
             await self._web.aclose()
-        self._executor.shutdown(wait=True)
+        # waiting for the store thread's last call must not block the event loop (the GUI's)
+        await asyncio.get_running_loop().run_in_executor(None, self._executor.shutdown, True)
 
     # -- import -----------------------------------------------------------------------------
     async def add(
