@@ -119,8 +119,9 @@ def render_outline(result: Outline) -> str:
     lines.append("")
     width = len(str(len(result.sections)))
     for s in result.sections:
+        title = f" {s.title}" if result.kind == "chapters" else ""  # time titles repeat the times
         lines.append(
-            f"{s.index:>{width}}. [{clock(s.start)}-{clock(s.end)}] {s.title}"
+            f"{s.index:>{width}}. [{clock(s.start)}-{clock(s.end)}]{title}"
             f"  (about {s.tokens:,} tokens)"
         )
     return "\n".join(lines) + "\n"
