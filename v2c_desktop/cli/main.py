@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from v2c_desktop import __version__
 from v2c_desktop.core.errors import V2CError
 
-from .commands import add, ask, collections, models, search, transcript, videos
+from .commands import add, ask, collections, mcp, models, search, transcript, videos
 from .output import emit_error
 
-COMMAND_MODULES = (add, videos, transcript, collections, search, ask, models)
+COMMAND_MODULES = (add, videos, transcript, collections, search, ask, models, mcp)
 
 
 def common_options() -> argparse.ArgumentParser:

@@ -1,0 +1,61 @@
+"""A second, independent client: the MCP Inspector's CLI lists the tools and calls one.
+
+It runs from npm's local cache only (`npx --offline`), so the suite never reaches the
+internet; where npx or the cached package is missing the test skips and says how to fetch it.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+from tests.mcp.harness import server_env
+from tests.unit.owner.toys import remove_dir, short_dir
+
+PACKAGE = "@modelcontextprotocol/inspector"
+
+
+def _inspector(tmp_path: Path, runtime: Path, *method: str) -> subprocess.CompletedProcess[str]:
+    env = server_env(tmp_path / "home", runtime)
+    npx = shutil.which("npx")
+    if npx is None:
+        pytest.skip("npx is not installed")
+    command = [npx, "--offline", "-y", PACKAGE, "--cli"]
+    for key, value in env.items():
+        command += ["-e", f"{key}={value}"]
+    command += [sys.executable, "-m", "v2c_desktop.cli.main", "mcp", "--library"]
+    command += [str(tmp_path / "library.duckdb"), *method]
+    try:
+        done = subprocess.run(
+            command, cwd=REPO, env=env, capture_output=True, text=True, timeout=120
+        )
+    except subprocess.TimeoutExpired:
+        pytest.skip("the MCP Inspector did not answer within 120 s")
+    if "ENOTCACHED" in done.stderr or "could not determine executable" in done.stderr:
+        pytest.skip(
+            f"{PACKAGE} is not in npm's cache; fetch it once with `npx -y {PACKAGE} --help`"
+        )
+    return done
+
+
+def test_the_inspector_lists_the_tools_and_calls_one(tmp_path: Path) -> None:
+    runtime = short_dir()
+    try:
+        listed = _inspector(tmp_path, runtime, "--method", "tools/list")
+        assert listed.returncode == 0, listed.stderr[-2000:]
+        names = {tool["name"] for tool in json.loads(listed.stdout)["tools"]}
+        assert {"get_transcript", "search_transcript", "export_context_pack", "ask"} <= names
+        called = _inspector(
+            tmp_path, runtime, "--method", "tools/call", "--tool-name", "list_formats"
+        )
+        assert called.returncode == 0, called.stderr[-2000:]
+        result = json.loads(called.stdout)
+        assert result["structuredContent"]["formats"][0]["id"] == "text"
+    finally:
+        remove_dir(runtime)

@@ -1,0 +1,1 @@
+"""The tool groups; each module registers its tools with `register(server, deps)`."""

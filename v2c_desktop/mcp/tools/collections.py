@@ -1,0 +1,155 @@
+"""Collection tools: named sets of videos an agent builds, fills and reads as one corpus.
+
+Writes go through the library's owner like every other call, so two agents filling
+collections at once (and the GUI showing them) never step on each other. Filling imports
+what is new and reports every input: one that fails is listed under `failed` and the
+others carry on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.types import CallToolResult
+from pydantic import Field
+
+from v2c_desktop.core.api import CoreAPI
+from v2c_desktop.core.errors import V2CError, bad_request
+from v2c_desktop.core.ids import youtube_id_from_url
+from v2c_desktop.core.model import Collection
+from v2c_desktop.core.render.common import text_tokens
+
+from ..deps import Deps
+from ..filling import fill_collection
+from ..inputs import RequiredCollection
+from ..results import json_result, reads, writes
+from ..tooling import add_tool
+from ..views import collection_brief, summary_view
+
+LIST_COLLECTIONS = """\
+The library's collections: id, name, description, number of videos, sources they were filled
+from. About 50 tokens per collection."""
+
+CREATE_COLLECTION = """\
+Create a named collection (its id is a slug of the name). Optional sources (playlists,
+channels, folders) are imported into it now; a single video is not a source: add it with
+add_to_collection. Returns the collection (and the import summary when sources were given)."""
+
+ADD_TO_COLLECTION = """\
+Add videos to a collection: library ids, URLs, files, playlists or folders (new ones are
+imported now). Returns {collection, summary: {added, skipped, failed, remaining, checkedAt}};
+one failing input never stops the others. Sends progress per input."""
+
+GET_COLLECTION = """\
+A collection with its videos (title, URL, duration, caption origin, chapters and token count
+each) and the total, so you can plan what to read. About 80 tokens per video."""
+
+Name = Annotated[str, Field(min_length=1, max_length=200, description="The collection's name.")]
+Description = Annotated[str | None, Field(description="What the collection is for.")]
+Sources = Annotated[
+    list[str] | None,
+    Field(description="Playlists, channels, folders or URL-list files to import into it now."),
+]
+Inputs = Annotated[
+    list[str],
+    Field(
+        min_length=1,
+        description="Videos to add: ids, URLs, YouTube ids, file paths, playlists, folders.",
+    ),
+]
+
+
+def register(server: MCPServer[Any], deps: Deps) -> None:
+    async def list_collections() -> CallToolResult:
+        api = await deps.core()
+        collections = await api.list_collections()
+        return json_result({"collections": [collection_brief(c) for c in collections]})
+
+    async def create_collection(
+        ctx: Context[Any, Any],
+        name: Name,
+        description: Description = None,
+        sources: Sources = None,
+    ) -> CallToolResult:
+        for source in sources or []:
+            if youtube_id_from_url(source) and "list=" not in source:
+                raise bad_request(
+                    f"{source} is a single video, not a source",
+                    "create the collection, then add videos with add_to_collection",
+                )
+        api = await deps.core()
+        collection = await api.create_collection(name, description or "")
+        out: dict[str, Any] = {"collection": collection_brief(collection)}
+        if sources:
+            out["summary"] = await fill_collection(deps, ctx, collection, sources)
+            out["collection"] = collection_brief(await api.get_collection(collection.id))
+        return json_result(out)
+
+    async def add_to_collection(
+        ctx: Context[Any, Any], collection: RequiredCollection, urls: Inputs
+    ) -> CallToolResult:
+        api = await deps.core()
+        target = await api.get_collection(collection)
+        summary = await fill_collection(deps, ctx, target, urls)
+        return json_result({"collection": target.id, "summary": summary})
+
+    async def get_collection(collection: RequiredCollection) -> CallToolResult:
+        api = await deps.core()
+        return json_result(await collection_view(api, await api.get_collection(collection)))
+
+    add_tool(
+        server,
+        list_collections,
+        name="list_collections",
+        description=LIST_COLLECTIONS,
+        annotations=reads("List collections", open_world=False),
+    )
+    add_tool(
+        server,
+        create_collection,
+        name="create_collection",
+        description=CREATE_COLLECTION,
+        annotations=writes("Create collection", idempotent=False),
+    )
+    add_tool(
+        server,
+        add_to_collection,
+        name="add_to_collection",
+        description=ADD_TO_COLLECTION,
+        annotations=writes("Add to collection", idempotent=True),
+    )
+    add_tool(
+        server,
+        get_collection,
+        name="get_collection",
+        description=GET_COLLECTION,
+        annotations=reads("Get collection", open_world=False),
+    )
+
+
+async def collection_view(api: CoreAPI, collection: Collection) -> dict[str, Any]:
+    """The spec's collection shape: members with token counts, the total, missing ids."""
+    summaries = {v.id: v for v in await api.list_videos(collection.id)}
+    limiter = asyncio.Semaphore(8)
+
+    async def tokens(video_id: str) -> int | None:
+        async with limiter:
+            try:
+                record = await api.get_video(video_id)
+            except V2CError:
+                return None
+        return text_tokens(record.transcript.segments)
+
+    present = [vid for vid in collection.video_ids if vid in summaries]
+    counts = await asyncio.gather(*(tokens(vid) for vid in present))
+    videos = [summary_view(summaries[vid], n) for vid, n in zip(present, counts, strict=True)]
+    return {
+        "collection": collection_brief(collection),
+        "videos": videos,
+        "totalTokens": sum(n or 0 for n in counts),
+        "missing": [vid for vid in collection.video_ids if vid not in summaries],
+        "pending": [],
+        "watch": None,
+    }
