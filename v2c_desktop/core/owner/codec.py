@@ -219,14 +219,29 @@ def decode(value: JSON, hint: Any = Any) -> Any:
 
 
 def _register_domain_types() -> None:
+    """Every type `CoreAPI` takes or returns, so each of its methods works through the owner."""
+    from ..api import LibraryStatus
+    from ..ask.citations import Citation
+    from ..ask.events import (
+        AskDelta,
+        AskDone,
+        AskError,
+        AskMeta,
+        AskReasoning,
+        AskRequest,
+        SourceInfo,
+    )
     from ..library import BatchResult, ImportOutcome
     from ..model import Chapter, Collection, Segment, Transcript, Video, VideoRecord, VideoSummary
     from ..progress import Progress
     from ..search.request import SearchHit, SearchRequest, SearchResult
+    from ..store.chats import ChatMessageRecord, ChatRecord
 
     for cls in (
         *(Segment, Chapter, Transcript, Video, VideoRecord, VideoSummary, Collection),
         *(ImportOutcome, BatchResult, SearchRequest, SearchHit, SearchResult, Progress),
+        *(AskRequest, AskMeta, AskReasoning, AskDelta, AskDone, AskError, SourceInfo, Citation),
+        *(LibraryStatus, ChatRecord, ChatMessageRecord),
     ):
         register(cls)
 
