@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import threading
+import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -52,11 +53,17 @@ class LibraryStore:
         self._conn = conn
         self._lock = lock
         self._mutex = threading.RLock()
+        self._readers: weakref.WeakSet[duckdb.DuckDBPyConnection] = weakref.WeakSet()
 
     # -- life cycle -------------------------------------------------------------------------
     def close(self) -> None:
+        """Close every reader cursor first: a cursor outliving its connection and then being
+        collected on another thread can crash DuckDB's native code."""
         with self._mutex:
             try:
+                for reader in list(self._readers):
+                    with suppress(duckdb.Error):
+                        reader.close()
                 self._conn.close()
             finally:
                 self._lock.release()
@@ -199,7 +206,9 @@ class LibraryStore:
         """A separate cursor for read-only work on another thread (search), so reads never
         wait behind an import; DuckDB gives each cursor its own snapshot."""
         with self._mutex:
-            return self._conn.cursor()
+            cursor = self._conn.cursor()
+            self._readers.add(cursor)
+            return cursor
 
     # -- chats ------------------------------------------------------------------------------
     def create_chat(self, title: str, scope: dict[str, Any]) -> str:
