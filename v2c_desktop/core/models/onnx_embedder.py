@@ -5,9 +5,9 @@ so search works offline from the first run. The session is loaded on first use, 
 while it is being used, and dropped after `idle_unload_s` without use so an idle app does
 not hold the model's memory.
 
-Speed comes from doing less padding work, not from more threads: texts are tokenised
-once, sorted by length inside a window, batched, padded only to each batch's longest
-text, and written back in the caller's order.
+Speed comes from doing less work per chunk: texts are tokenised once, sorted by length
+inside a window, cut into small batches, padded only to each batch's longest text, and
+written back in the caller's order.
 """
 
 from __future__ import annotations
@@ -46,11 +46,12 @@ INFO = ModelInfo(
     local=True,
 )
 
-#: Texts per forward pass at most; measured with bench/embed_bench.py.
-DEFAULT_BATCH_SIZE = 16
+#: Texts per forward pass at most. Measured on ~120-piece chunks (bench/embed_bench.py):
+#: 4 to 8 is fastest; 32 and 64 are 15-25% slower (activations fall out of cache).
+DEFAULT_BATCH_SIZE = 8
 #: Padded word pieces per forward pass at most. Activation memory grows with batch x
-#: length (about 0.1 MB per piece: 16 x 128 needs ~190 MB, 64 x 256 needs ~2.4 GB and
-#: onnxruntime's arena keeps it), so long texts go in smaller batches.
+#: length (about 0.1 MB per piece: 16 x 128 needs ~190 MB, 64 x 256 needs ~2.4 GB, and
+#: onnxruntime's arena keeps it), so a larger `batch_size` cannot blow up on long texts.
 DEFAULT_MAX_BATCH_TOKENS = 2048
 #: Texts tokenised and length-sorted together: bounds the memory of token lists for a
 #: very long input while keeping almost all of the gain of sorting.
@@ -159,6 +160,7 @@ class OnnxEmbedder:
     # -- worker side -------------------------------------------------------------------
 
     def _embed(self, texts: list[str], stop: threading.Event | None) -> Vectors:
+        """Tokenise, sort, batch, run, un-sort; `stop` is checked before every batch."""
         if not texts:
             return _empty()
         with self._lock:
