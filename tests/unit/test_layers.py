@@ -1,4 +1,4 @@
-"""The core and the CLI must work on a machine without Qt: import them with PySide6 blocked."""
+"""The core, the CLI and the MCP server work without Qt: import them with PySide6 blocked."""
 
 from __future__ import annotations
 
@@ -25,9 +25,9 @@ BLOCKED_IMPORT_CHECK = textwrap.dedent(
         pass
     else:
         raise SystemExit("PySide6 imported despite the blocker")
-    import v2c_desktop.core, v2c_desktop.cli
+    import v2c_desktop.core, v2c_desktop.cli, v2c_desktop.mcp
     names = []
-    for package in (v2c_desktop.core, v2c_desktop.cli):
+    for package in (v2c_desktop.core, v2c_desktop.cli, v2c_desktop.mcp):
         for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
             importlib.import_module(info.name)
             names.append(info.name)
@@ -38,7 +38,7 @@ BLOCKED_IMPORT_CHECK = textwrap.dedent(
 )
 
 
-def test_core_and_cli_import_without_qt() -> None:
+def test_core_cli_and_mcp_import_without_qt() -> None:
     result = subprocess.run(
         [sys.executable, "-c", BLOCKED_IMPORT_CHECK],
         cwd=REPO,
