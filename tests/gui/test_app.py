@@ -6,14 +6,12 @@ import asyncio
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from PySide6.QtCore import QTimer, QUrl
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from tests.gui.conftest import make_core
 from v2c_desktop import ui_main
 from v2c_desktop.core.paths import app_paths
 from v2c_desktop.core.settings import Settings, load_settings
@@ -63,33 +61,33 @@ def app_defaults(qapp: QApplication) -> Iterator[None]:
     asyncio.set_event_loop(None)
 
 
-def test_run_opens_the_library_shows_the_window_and_closes_cleanly(
-    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, app_defaults: None
+def test_run_owns_the_library_shows_the_window_and_closes_cleanly(
+    qtbot: QtBot, tmp_path: Path, app_defaults: None
 ) -> None:
     path = tmp_path / "lib.duckdb"
-    opened: list[Path] = []
-
-    def fake_open_core(where: Path, _settings: Any = None) -> Any:
-        opened.append(where)
-        return make_core(where)
-
-    monkeypatch.setattr(app_module, "open_core", fake_open_core)
+    ready_file = tmp_path / "ready"
     # once the window has read the library, the user closes it
     seen: dict[str, str] = {}
 
     def close_when_ready() -> None:
         windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)]
-        if windows and windows[0].status.library.text().startswith("Library: 0 videos"):
-            seen["status"] = windows[0].status.library.text()
-            seen["mcp"] = windows[0].status.mcp.text()
-            windows[0].close()
+        if windows and ready_file.exists():
+            window = windows[0]
+            seen["status"] = window.status.library.text()
+            seen["mcp"] = window.status.mcp.text()
+            seen["role"] = window.owner.role
+            window.close()
         else:
             QTimer.singleShot(20, close_when_ready)
 
     QTimer.singleShot(0, close_when_ready)
-    assert app_module.run(["--library", str(path)]) == 0
-    assert opened == [path]
-    assert seen == {"status": "Library: 0 videos, 0 h", "mcp": "MCP: not started"}
+    assert app_module.run(["--library", str(path), "--ready-file", str(ready_file)]) == 0
+    assert seen == {
+        "status": "Library: 0 videos, 0 h",
+        "mcp": "MCP: serving 0 agents",
+        "role": "owner",
+    }
+    assert float(ready_file.read_text()) > 0
     assert load_settings().last_library == str(path)  # remembered for next time
     store = open_library(path)  # the lock was released: the library opens again
     store.close()
@@ -101,3 +99,12 @@ def test_signals_cannot_use_up_the_references_to_true() -> None:
         pytest.skip("this PySide6 keeps its references to True")
     assert pyside_fixes.pin_true()  # applied when v2c_desktop.ui was imported
     assert sys.getrefcount(True) > 1 << 39
+
+
+def test_the_self_test_opens_a_window_imports_the_sample_and_loads_the_player(
+    qtbot: QtBot, app_defaults: None, capfd: pytest.CaptureFixture[str]
+) -> None:
+    assert app_module.run(["--self-test"]) == 0
+    err = capfd.readouterr().err
+    assert "self-test ok: window ready, sample imported, player page loaded" in err
+    assert load_settings().last_library is None  # a temporary library, not remembered

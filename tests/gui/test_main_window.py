@@ -36,14 +36,16 @@ def test_the_window_composes_panes_player_and_an_honest_status_bar(
     window = make_window(crashcourse)
     assert window.navigation.is_available("library")
     assert window.navigation.is_available("search")
-    assert not window.navigation.is_available("chat")  # no chat pane yet, and no fake one
-    assert window.chat is None and not window.actions_.chat.isEnabled()
+    assert window.navigation.is_available("chat")
+    assert window.chat is window.chat_pane and window.actions_.chat.isEnabled()
     assert window.stack.currentWidget() is window.library
     assert window.dockWidgetArea(window.player) == Qt.DockWidgetArea.RightDockWidgetArea
     qtbot.waitUntil(lambda: window.status.library.text().startswith("Library: 10 videos"))
     assert window.status.library.text().endswith(" h")
     assert window.status.index.text().startswith("Index: 10/10")
-    assert window.status.mcp.text() == "MCP: not started"
+    assert window.status.mcp.text() == "MCP: not started"  # no owner session here
+    # only SmolLM2 (a plumbing model) is installed: answers are extractive
+    qtbot.waitUntil(lambda: window.status.chat.text() == "Chat: extractive")
     qtbot.waitUntil(lambda: window.library.table.model.rowCount() == 10)
 
 
@@ -89,22 +91,24 @@ def test_shortcuts_search_and_playback(
     qtbot.keyClick(window.library.details.transcript, Qt.Key.Key_Space)
     assert calls[-1] == "toggle"
     qtbot.keyClick(window, Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier)
-    assert window.stack.currentWidget() is window.library  # chat is disabled until it exists
+    assert window.stack.currentWidget() is window.chat_pane
+    window.show_pane("library")
     qtbot.keyClick(window, Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier)
     dialog = window.findChild(AddDialog, "addDialog")
     assert dialog is not None and dialog.isVisible()
     dialog.reject()
 
 
-def test_the_chat_pane_plugs_in_when_it_exists(
+def test_a_chat_pane_plugs_in_and_its_seeks_reach_the_player(
     qtbot: QtBot, crashcourse: CoreAPI, make_window: MakeWindow
 ) -> None:
-    class PaneWithLinks(QWidget):  # a stand-in with the interface a chat pane will have
+    class PaneWithLinks(QWidget):  # any pane with the chat pane's interface
         seek_requested = Signal(str, float)
 
     window = make_window(crashcourse)
     seeks: list[tuple[str, float]] = []
     window.player.play_at = lambda video_id, seconds: seeks.append((video_id, seconds))  # type: ignore[method-assign]
+    window.chat_pane.seek_requested.emit("youtube:fxZWtc0mYpQ", 3.0)
     pane = PaneWithLinks()
     window.attach_chat_pane(pane)
     assert window.navigation.is_available("chat") and window.actions_.chat.isEnabled()
@@ -112,7 +116,7 @@ def test_the_chat_pane_plugs_in_when_it_exists(
     qtbot.keyClick(window, Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier)
     assert window.stack.currentWidget() is pane
     pane.seek_requested.emit("youtube:fxZWtc0mYpQ", 12.0)
-    assert seeks == [("youtube:fxZWtc0mYpQ", 12.0)]
+    assert seeks == [("youtube:fxZWtc0mYpQ", 3.0), ("youtube:fxZWtc0mYpQ", 12.0)]
 
 
 def test_dropping_files_starts_an_import(

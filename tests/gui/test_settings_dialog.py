@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import logging
+import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QGroupBox, QLabel, QLineEdit, QMessageBox
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QGroupBox, QLineEdit, QMessageBox, QPlainTextEdit, QPushButton
 from pytestqt.qtbot import QtBot
 
 from v2c_desktop.core.settings import ModelSettings, ServerSetting, Settings, load_settings
@@ -58,14 +62,27 @@ def test_edits_are_saved_and_unknown_fields_kept(
     assert SECRET not in repr(loaded)
 
 
-def test_the_mcp_section_is_an_honest_placeholder(qtbot: QtBot, tmp_path: Path) -> None:
-    dialog = SettingsDialog(Settings(), tmp_path / "settings.json")
+def test_the_mcp_section_shows_the_exact_snippets_and_copies_them(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    library = tmp_path / "my library.duckdb"
+    dialog = SettingsDialog(Settings(), tmp_path / "settings.json", library=library)
     qtbot.addWidget(dialog)
     box = dialog.findChild(QGroupBox, "settingsMcp")
     assert box is not None
-    (label,) = box.findChildren(QLabel)
-    assert "arrives with the MCP server" in label.text()
-    assert "{" not in label.text()  # no made-up configuration snippet
+    v2c = str(Path(sys.executable).absolute().with_name("v2c"))
+    expected = {"mcpServers": {"v2c": {"command": v2c, "args": ["mcp", "--library", str(library)]}}}
+    claude = box.findChild(QPlainTextEdit, "mcpClaudeSnippet")
+    cursor = box.findChild(QPlainTextEdit, "mcpCursorSnippet")
+    assert claude is not None and cursor is not None
+    assert json.loads(claude.toPlainText()) == expected
+    assert json.loads(cursor.toPlainText()) == expected
+    assert Path(v2c).is_file()  # the venv's console script: what an agent will start
+    copy = box.findChild(QPushButton, "mcpClaudeSnippetCopy")
+    assert copy is not None
+    qtbot.mouseClick(copy, Qt.MouseButton.LeftButton)
+    assert QGuiApplication.clipboard().text() == claude.toPlainText()
+    assert dialog.mcp.role.text() == "MCP: not started"  # no owner session in this test
 
 
 def test_an_unwritable_settings_file_shows_an_error_and_keeps_the_dialog(

@@ -59,8 +59,7 @@ def create_actions(window: QMainWindow) -> AppActions:
         back=_action(window, "&Back 10 s", "Alt+Left"),
         forward=_action(window, "&Forward 10 s", "Alt+Right"),
     )
-    actions.chat.setEnabled(False)  # until the chat pane exists
-    actions.chat.setToolTip("Chat arrives in a later version")
+    actions.chat.setEnabled(False)  # until a chat pane is attached
     menus = window.menuBar()
     file_menu = menus.addMenu("&File")
     for action in (actions.add, actions.add_files, actions.add_folder):

@@ -1,13 +1,14 @@
 """The main window: composes the panes, the player dock and the status bar, and wires them.
 
-It holds no feature logic. Every timestamp click in any pane arrives as
-`seek_requested(video_id, seconds)` and goes to the player; the player's time goes back
-to the library's transcript. The chat pane is not built yet: `attach_chat_pane` is where
-it plugs in (its navigation entry and Ctrl+L stay hidden and disabled until then).
+It holds no feature logic. Every timestamp click in any pane (library, search, chat)
+arrives as `seek_requested(video_id, seconds)` and goes to the player; the player's time
+goes back to the library's transcript. `attach_chat_pane` plugs the chat pane in (its
+navigation entry and Ctrl+L); the status bar hears the chat model and the MCP owner state.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
@@ -20,7 +21,11 @@ from .actions import create_actions, focus_is_text_input
 from .bridge import JobRunner
 from .dialogs import show_error
 from .drop import dropped_sources
+from .first_run import offer_first_run
 from .navigation import Navigation
+from .owner_state import OwnerState
+from .panes.chat_models import ChatModelSource, model_source_for
+from .panes.chat_pane import ChatPane
 from .panes.library_pane import LibraryPane
 from .panes.search_pane import SearchPane
 from .player.dock import PlayerDock
@@ -35,9 +40,11 @@ if TYPE_CHECKING:
 class MainWindow(QMainWindow):
     """Signals:
     closing(): the user closed the window (the app then shuts the core down).
+    ready(): the window shows the library (its videos and the status bar) for the first time.
     """
 
     closing = Signal()
+    ready = Signal()
 
     def __init__(
         self,
@@ -46,6 +53,8 @@ class MainWindow(QMainWindow):
         settings: Settings,
         *,
         player: PlayerDock | None = None,
+        owner: OwnerState | None = None,
+        models: ChatModelSource | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -54,9 +63,13 @@ class MainWindow(QMainWindow):
         self.resize(1280, 800)
         self.setAcceptDrops(True)
         self.api, self.runner, self.settings = api, runner, settings
+        self.owner = owner or OwnerState(self)
+        self.models = models or model_source_for(api, settings)
+        self.library_path: Path | None = None
+        self._waiting = {"videos", "status"}  # what `ready` waits for
         self.library = LibraryPane(api, runner)
         self.search = SearchPane(api, runner)
-        self.chat: QWidget | None = None  # the chat pane plugs in here (attach_chat_pane)
+        self.chat: QWidget | None = None  # the pane attach_chat_pane plugged in
         self.player = player or PlayerDock(runner, api.get_video)
         self.navigation = Navigation()
         self.stack = QStackedWidget()
@@ -79,6 +92,10 @@ class MainWindow(QMainWindow):
             view_menu.addAction(self.player.toggleViewAction())
         self.navigation.set_available("chat", False)
         self._wire()
+        self.chat_pane = ChatPane(api, runner, self.models)
+        self.chat_pane.model_changed.connect(self._show_chat_model)
+        self.library.library_changed.connect(self.chat_pane.library_changed)
+        self.attach_chat_pane(self.chat_pane)
         self.show_pane("library")
 
     def _wire(self) -> None:
@@ -103,12 +120,37 @@ class MainWindow(QMainWindow):
         self.library.library_changed.connect(self.search.refresh_filters)
         self.runner.jobs_changed.connect(lambda: self.status.show_jobs(self.runner.active()))
         self.runner.failed.connect(self._on_failed)
+        self.library.videos_shown.connect(lambda _n: self._arrived("videos"))
+        self.owner.changed.connect(self._show_mcp)
 
     def start(self) -> None:
-        """Read the library once the loop runs: the table, the filters, the status bar."""
+        """Read the library once the loop runs: the table, the filters, the status bar, the
+        chat models (local servers are looked for in the background)."""
         self.library.refresh()
         self.search.refresh_filters()
         self.refresh_status()
+        self.chat_pane.refresh_models()
+        self._show_mcp()
+
+    def _arrived(self, what: str) -> None:
+        if self._waiting:
+            self._waiting.discard(what)
+            if not self._waiting:
+                self.ready.emit()
+
+    def offer_first_run(self, **options: object) -> None:
+        """Offer a chat model when none can write answers (once; see `first_run`)."""
+        offer_first_run(
+            self,
+            self.api.capable_chat_model,
+            self.runner,
+            self.settings,
+            lambda: self.chat_pane.refresh_models(detect=False),
+            **options,  # type: ignore[arg-type]
+        )
+
+    async def aclose(self) -> None:
+        await self.models.aclose()
 
     # -- panes -------------------------------------------------------------------------------
     def show_pane(self, key: str) -> None:
@@ -157,7 +199,16 @@ class MainWindow(QMainWindow):
 
     def _show_status(self, status: LibraryStatus) -> None:
         self.status.show_status(status)
+        self.library_path = Path(status.path)
         self.setWindowTitle(f"v2c desktop — {status.path}")
+        self._show_mcp()
+        self._arrived("status")
+
+    def _show_chat_model(self, label: str) -> None:
+        self.status.show_chat_model(label, "Choose the model in the chat pane (Ctrl+L)")
+
+    def _show_mcp(self) -> None:
+        self.status.show_mcp(self.owner.status_text(), self.owner.tooltip())
 
     def _on_failed(self, job_id: str, _code: str, message: str, hint: str) -> None:
         self.status.show_error(message, hint)
@@ -166,7 +217,9 @@ class MainWindow(QMainWindow):
             show_error(self, job.label or "Something went wrong", message, hint)
 
     def open_settings(self) -> SettingsDialog:
-        dialog = SettingsDialog(self.settings, parent=self)
+        session = self.owner.session
+        library = self.library_path or (session.library if session is not None else None)
+        dialog = SettingsDialog(self.settings, parent=self, library=library, owner=self.owner)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.saved.connect(self._settings_saved)
         dialog.open()

@@ -23,21 +23,20 @@ from PySide6.QtWidgets import (
 )
 
 from v2c_desktop.core.errors import V2CError
+from v2c_desktop.core.paths import library_path
 from v2c_desktop.core.settings import ImportSettings, ModelSettings, Settings, save_settings
 
 from .dialogs import show_error
+from .owner_state import OwnerState
+from .settings_mcp import McpSection
 from .settings_servers import ServersTable, split_list
 
 BROWSERS = ("", "firefox", "chrome", "chromium", "brave", "edge", "opera", "vivaldi", "safari")
 POLICIES = ("local-only", "quality")
-MCP_TEXT = (
-    "The configuration that lets AI agents (Claude Desktop, editors) use this library arrives "
-    "with the MCP server, in a later version. Nothing is set up yet."
-)
 
 
 class SettingsDialog(QDialog):
-    """Library, import, model and (placeholder) MCP settings.
+    """Library, import, model and MCP settings (the agents' configuration and who is connected).
 
     Signals:
         saved(settings): the settings were written to disk.
@@ -46,7 +45,13 @@ class SettingsDialog(QDialog):
     saved = Signal(object)
 
     def __init__(
-        self, settings: Settings, path: Path | None = None, parent: QWidget | None = None
+        self,
+        settings: Settings,
+        path: Path | None = None,
+        parent: QWidget | None = None,
+        *,
+        library: Path | None = None,
+        owner: OwnerState | None = None,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("settingsDialog")
@@ -58,14 +63,15 @@ class SettingsDialog(QDialog):
         layout.addWidget(self._library_box(settings))
         layout.addWidget(self._imports_box(settings.imports))
         layout.addWidget(self._models_box(settings.models))
-        layout.addWidget(self._mcp_box())
+        self.mcp = McpSection(library or library_path(settings.last_library), owner)
+        layout.addWidget(self.mcp)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
         )
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
-        self.resize(720, 640)
+        self.resize(820, 860)
 
     # -- sections ----------------------------------------------------------------------------
     def _library_box(self, settings: Settings) -> QGroupBox:
@@ -120,14 +126,6 @@ class SettingsDialog(QDialog):
         form.addRow("", self.strict)
         form.addRow(QLabel("OpenAI-compatible servers (Ollama, LM Studio, llama-server, APIs):"))
         form.addRow(self.servers)
-        return box
-
-    def _mcp_box(self) -> QGroupBox:
-        box = QGroupBox("MCP (AI agents)")
-        box.setObjectName("settingsMcp")
-        text = QLabel(MCP_TEXT)
-        text.setWordWrap(True)
-        QVBoxLayout(box).addWidget(text)
         return box
 
     def _choose_library(self) -> None:

@@ -1,4 +1,5 @@
-"""The status bar: the library's size, its index, running jobs, the MCP owner and errors."""
+"""The status bar: the library's size, its index, running jobs, the chat model, the MCP owner
+state and errors."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
 
 ERROR_MS = 15000
 MCP_NOT_STARTED = "MCP: not started"
+EXTRACTIVE = "extractive"
 
 
 class LibraryStatusBar(QStatusBar):
@@ -25,8 +27,8 @@ class LibraryStatusBar(QStatusBar):
         self.library = self._label("statusLibrary", "Library: opening…")
         self.index = self._label("statusIndex", "")
         self.jobs = self._label("statusJobs", "")
+        self.chat = self._label("statusChat", "Chat: …")
         self.mcp = self._label("statusMcp", MCP_NOT_STARTED)
-        self.mcp.setToolTip("The MCP server for AI agents arrives in a later version.")
 
     def _label(self, name: str, text: str) -> QLabel:
         label = QLabel(text)
@@ -46,6 +48,15 @@ class LibraryStatusBar(QStatusBar):
             index += ", words only"
         self.index.setText(index)
         self.index.setToolTip(f"embedding model: {status.embedding_model or 'none'}")
+
+    def show_chat_model(self, label: str, detail: str = "") -> None:
+        """The model answers come from, or "extractive" when none can generate them."""
+        self.chat.setText(f"Chat: {label or EXTRACTIVE}")
+        self.chat.setToolTip(detail)
+
+    def show_mcp(self, text: str, tooltip: str) -> None:
+        self.mcp.setText(text)
+        self.mcp.setToolTip(tooltip)
 
     def show_jobs(self, jobs: list[JobInfo]) -> None:
         if not jobs:

@@ -40,10 +40,12 @@ class LibraryPane(QWidget):
     Signals:
         seek_requested(video_id, seconds): a chapter, a transcript line or Play was clicked.
         library_changed(): videos or collections changed (status bar, search filters).
+        videos_shown(count): the table now lists the library's videos (after each read).
     """
 
     seek_requested = Signal(str, float)
     library_changed = Signal()
+    videos_shown = Signal(int)
 
     def __init__(self, api: CoreAPI, runner: JobRunner, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -98,6 +100,7 @@ class LibraryPane(QWidget):
 
     def _set_videos(self, videos: list[VideoSummary]) -> None:
         self.table.set_videos(videos)
+        self.videos_shown.emit(len(videos))
 
     def _set_collections(self, collections: list[Collection]) -> None:
         self._collections = {c.id: c for c in collections}

@@ -32,6 +32,9 @@ EMPTY_TEXT = (
 )
 
 
+RESIZE_PRECISION = 64
+
+
 class VideosTable(QWidget):
     """A filter box over the table; the menu acts on the selected rows.
 
@@ -76,6 +79,8 @@ class VideosTable(QWidget):
         header = self.view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(TITLE, QHeaderView.ResizeMode.Stretch)
+        # fitting columns measures rows: 500 videos took 0.4 s of start-up; 64 rows is enough
+        header.setResizeContentsPrecision(RESIZE_PRECISION)
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.empty = QLabel(EMPTY_TEXT)
         self.empty.setObjectName("emptyLibrary")

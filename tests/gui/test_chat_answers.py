@@ -1,0 +1,114 @@
+"""How one answer is shown: links only for vouched citations, thinking, errors, and the model
+picker (run against widgets and the real core, no model needed)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from tests.gui.chat_helpers import HOMUNCULUS, SMOLLM2, anchors, link_point, open_chat, tick
+from v2c_desktop.core.api import CoreAPI
+from v2c_desktop.core.ask.citations import Citation
+from v2c_desktop.core.ask.events import AskDone, AskMeta, SourceInfo
+from v2c_desktop.ui.main_window import MainWindow
+from v2c_desktop.ui.panes.chat_render import answer_html, linked_numbers, targets_from_sources
+from v2c_desktop.ui.panes.chat_turn import TurnView
+
+pytestmark = pytest.mark.gui
+
+URL = "https://www.youtube.com/watch?v=fxZWtc0mYpQ"
+
+
+def source(n: int, start: float) -> SourceInfo:
+    return SourceInfo(n, HOMUNCULUS, "Homunculus", URL, start, start + 30)
+
+
+def test_markers_are_escaped_and_only_known_numbers_link() -> None:
+    targets = targets_from_sources([source(1, 12.0)])
+    html = answer_html("a <b>x</b> [1] and [2] [x] [1, 2]\n\nnext", targets)
+    assert "&lt;b&gt;x&lt;/b&gt;" in html
+    assert linked_numbers(html) == [1]
+    assert "[2]" in html and "[x]" in html and html.count("<p>") == 2
+
+
+def test_unverified_numbers_are_never_links_and_streaming_links_use_the_sources(
+    qtbot: QtBot,
+) -> None:
+    turn = TurnView("What is it?")
+    qtbot.addWidget(turn)
+    turn.resize(600, 400)
+    turn.show()
+    turn.set_meta(AskMeta("chat-1", SMOLLM2, False, [source(1, 12.0), source(2, 95.0)]))
+    turn.add_delta("It maps the body [1]. It is odd [2]")
+    assert [text for text, _ in anchors(turn.answer)] == ["[1]", "[2]"]  # while streaming
+    assert turn.state == "streaming" and turn.cards == []
+    citation = Citation(1, HOMUNCULUS, "Homunculus", URL, 14.5, 18.0, "a sensory map", True)
+    done = AskDone("chat-1", "It maps the body [1]. It is odd [2]", [citation], [2], False, SMOLLM2)
+    turn.finish(done)
+    assert [text for text, _ in anchors(turn.answer)] == ["[1]"]  # [2] is unverified
+    assert link_point(turn.answer, 2) is None and "[2]" in turn.answer.toPlainText()
+    assert [c.card.n for c in turn.cards] == [1]
+    assert turn.cards[0].card.start == 14.5  # the narrowed citation, not the source start
+    assert turn.cards[0].title.text().endswith("Homunculus · 0:14")
+    assert turn.cards[0].quote.text() == "“a sensory map”"
+
+
+def test_thinking_is_collapsed_and_quiet_and_errors_show_message_and_hint(
+    qtbot: QtBot,
+) -> None:
+    turn = TurnView("Why?")
+    qtbot.addWidget(turn)
+    turn.show()
+    assert turn.thinking.isHidden()
+    turn.add_reasoning("First, the user asks ")
+    turn.add_reasoning("why.")
+    assert turn.thinking.isVisible() and turn.thinking.text.isHidden()  # collapsed
+    assert not turn.thinking.text.isEnabled()  # drawn in the quieter, disabled palette
+    qtbot.mouseClick(turn.thinking.toggle, Qt.MouseButton.LeftButton)
+    assert turn.thinking.text.isVisible()
+    assert turn.thinking.text.text() == "First, the user asks why."
+    assert turn.answer.toPlainText() == ""  # reasoning never becomes answer text
+    turn.fail("no model could answer", "start Ollama")
+    assert turn.state == "error" and turn.note.text() == "no model could answer — start Ollama"
+
+
+def test_an_ask_error_event_shows_message_and_hint_in_the_pane(
+    qtbot: QtBot, crashcourse: CoreAPI, make_window: Callable[[CoreAPI], MainWindow]
+) -> None:
+    window = make_window(crashcourse)
+    pane = open_chat(qtbot, window)
+    pane.models.combo.addItem("A model that is gone", "llamacpp/gone")
+    assert pane.models.select("llamacpp/gone")
+    tick(pane, HOMUNCULUS)
+    pane.question.setText("What is the homunculus?")
+    with qtbot.waitSignal(pane.answer_finished, timeout=30000) as finished:
+        pane.ask()
+    assert finished.args == ["error"]
+    (turn,) = pane.turns
+    assert turn.note.text().startswith("no model 'llamacpp/gone' is configured — configured")
+    assert pane.status.text() == "The answer failed."
+    assert pane.ask_button.isEnabled() is False  # the box was emptied
+    pane.question.setText("again")
+    assert pane.ask_button.isEnabled()
+
+
+def test_the_model_picker_lists_installed_models_and_extractive(
+    qtbot: QtBot, crashcourse: CoreAPI, make_window: Callable[[CoreAPI], MainWindow]
+) -> None:
+    window = make_window(crashcourse)
+    pane = open_chat(qtbot, window)
+    ids = pane.models.model_ids()
+    assert ids[0] == "" and ids[-1] == "extractive" and SMOLLM2 in ids
+    texts = [pane.models.combo.itemText(i) for i in range(pane.models.combo.count())]
+    assert "Extractive (quote passages)" in texts
+    assert any("test model" in t for t in texts)  # SmolLM2 is said to be a plumbing model
+    assert pane.models.request() == (None, False)  # automatic: the core decides
+    pane.models.select(SMOLLM2)
+    assert pane.models.request() == (SMOLLM2, False)
+    assert window.status.chat.text().startswith("Chat: SmolLM2")
+    pane.models.select("extractive")
+    assert pane.models.request() == (None, True)
+    assert window.status.chat.text() == "Chat: extractive"

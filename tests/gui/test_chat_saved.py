@@ -1,0 +1,96 @@
+"""Saved chats: listed after an answer, reopened with their links, renamed, exported, deleted."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
+from pytestqt.qtbot import QtBot
+
+from tests.gui.chat_helpers import HOMUNCULUS, anchors, open_chat, tick
+from v2c_desktop.core.api import CoreAPI
+from v2c_desktop.ui.main_window import MainWindow
+from v2c_desktop.ui.panes.chat_pane import ChatPane
+
+pytestmark = pytest.mark.gui
+
+SLEEP = "youtube:rMHus-0wFSo"
+
+
+def ask(qtbot: QtBot, pane: ChatPane, question: str) -> None:
+    pane.question.setText(question)
+    with qtbot.waitSignal(pane.answer_finished, timeout=30000) as finished:
+        pane.ask()
+    assert finished.args == ["done"]
+
+
+def titles(pane: ChatPane) -> list[str]:
+    return [pane.saved.list.item(i).text().split("\n")[0] for i in range(pane.saved.list.count())]
+
+
+def test_saved_chats_open_rename_export_and_delete(
+    qtbot: QtBot, crashcourse: CoreAPI, make_window: Callable[[CoreAPI], MainWindow], tmp_path: Path
+) -> None:
+    window = make_window(crashcourse)
+    pane = open_chat(qtbot, window)
+    pane.models.select("extractive")
+    tick(pane, HOMUNCULUS)
+    ask(qtbot, pane, "What is the homunculus?")
+    ask(qtbot, pane, "Which body parts are biggest?")  # the same chat goes on
+    qtbot.waitUntil(lambda: titles(pane) == ["What is the homunculus?"])
+    first = pane.chat_id
+    assert first and pane.saved.current_id() == first
+    with qtbot.waitSignal(pane.saved.listed):
+        pane.saved.new.click()
+    assert pane.chat_id is None and pane.turns == []
+    tick(pane, SLEEP)
+    ask(qtbot, pane, "Why do we dream?")
+    qtbot.waitUntil(lambda: len(titles(pane)) == 2)
+    assert titles(pane)[0] == "Why do we dream?"  # the newest first
+
+    # reopening the first chat shows both turns, their links and cards, and its scope
+    with qtbot.waitSignal(pane.saved.opened):
+        pane.saved.list.setCurrentRow(1)
+    assert pane.chat_id == first and len(pane.turns) == 2
+    assert pane.scope.scope().video_ids == (HOMUNCULUS,)
+    turn = pane.turns[0]
+    assert turn.question.text() == "What is the homunculus?" and turn.extractive
+    assert turn.cards and {t for t, _ in anchors(turn.answer)} == {
+        f"[{c.card.n}]" for c in turn.cards
+    }
+
+    # rename through the prompt
+    pane.saved.rename.click()
+    prompt = pane.saved.findChild(QInputDialog, "textPrompt")
+    assert prompt is not None and prompt.textValue() == "What is the homunculus?"
+    prompt.setTextValue("Homunculus notes")
+    with qtbot.waitSignal(pane.saved.listed):
+        prompt.accept()
+    assert "Homunculus notes" in titles(pane)
+
+    # export through the file dialog
+    target = tmp_path / "notes.md"
+    pane.saved.export.click()
+    dialog = pane.saved.findChild(QFileDialog)
+    assert dialog is not None and dialog.isVisible()
+    with qtbot.waitSignal(pane.saved.exported) as exported:
+        dialog.selectFile(str(target))
+        dialog.accept()
+    assert exported.args == [str(target)]
+    text = target.read_text(encoding="utf-8")
+    assert text.startswith("# Homunculus notes\n")
+    assert (
+        "## Which body parts are biggest?" in text and "youtube.com/watch?v=fxZWtc0mYpQ&t=" in text
+    )
+
+    # delete the open chat: the pane starts a new one
+    pane.saved.delete.click()
+    box = pane.saved.findChild(QMessageBox, "confirmBox")
+    assert box is not None
+    with qtbot.waitSignal(pane.saved.listed):
+        qtbot.mouseClick(box.button(QMessageBox.StandardButton.Yes), Qt.MouseButton.LeftButton)
+    assert titles(pane) == ["Why do we dream?"]
+    assert pane.chat_id is None and pane.turns == []
