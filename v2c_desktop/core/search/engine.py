@@ -4,15 +4,30 @@ The engine keeps the index in step with the library (`index_pending`), answers s
 with both sides running concurrently (DuckDB on one thread, the embedder and numpy on
 others), and reports in `meta` exactly what ran and why, so a keyword-only answer never
 poses as a hybrid one.
+
+Where the time of a search goes, and what keeps it short:
+
+- the query embedding starts right after parsing, so it runs while the library state is
+  read, filters resolve and BM25 runs (two worker threads besides the event loop);
+- one SQL query tells which videos are new, changed or gone (the keyword index is brought
+  up to date before any search; vectors may lag and are never waited for);
+- phrase and exclusion checks read candidate texts in rank order and stop once a side has
+  its 50 chunks;
+- the hits of a page are built with three queries in all (chunks, segments, videos and
+  their chapters), not three per hit;
+- all reads go through per-thread DuckDB cursors, never the store's lock, so a search does
+  not wait behind an import's transaction.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import duckdb
@@ -27,9 +42,9 @@ from ..progress import Progress, ProgressCallback, ignore_progress
 from ..store import LibraryStore
 from .bm25 import bm25_top
 from .filters import allowed_videos
-from .fusion import FusionSettings, rrf
-from .hits import ChunkHit, MergedRange, merge_ranges, snippet
-from .indexer import IndexResult, SearchIndexer
+from .fusion import Fused, FusionSettings, rrf
+from .hits import ChunkHit, MergedRange, join_chunk_texts, merge_ranges, segment_text, snippet
+from .indexer import IndexResult, KeywordIndex, SearchIndexer
 from .query import ParsedQuery, parse_query, satisfies
 from .request import MODES, SearchHit, SearchRequest, SearchResult
 from .rerank import rerank_hits
@@ -40,7 +55,64 @@ Vector = npt.NDArray[np.float32]
 SIDE_LIMIT = 50
 CANDIDATES = 200
 PHRASE_CANDIDATES = 1000
+SATISFY_BATCH = 100
 QUERY_CACHE = 256
+
+_STATE_SQL = """
+WITH s AS (
+    SELECT t.video_id,
+           coalesce(m.transcript_hash = t.content_hash, false) AS keyword_ok,
+           coalesce(m.embed_model = $model AND m.vectors_hash = t.content_hash, false)
+               AS vectors_ok,
+           coalesce(m.chunk_count, 0) AS chunks
+    FROM transcripts t LEFT JOIN index_manifest m ON m.video_id = t.video_id
+)
+SELECT 'count' AS kind, NULL AS video_id, count(*) AS videos,
+       count(*) FILTER (WHERE keyword_ok) AS indexed,
+       coalesce(sum(chunks) FILTER (WHERE keyword_ok), 0) AS chunks,
+       count(*) FILTER (WHERE keyword_ok AND vectors_ok) AS with_vectors
+FROM s
+UNION ALL SELECT 'keyword', video_id, 0, 0, 0, 0 FROM s WHERE NOT keyword_ok
+UNION ALL SELECT 'vectors', video_id, 0, 0, 0, 0 FROM s
+    WHERE $list_vectors AND keyword_ok AND NOT vectors_ok
+UNION ALL SELECT 'gone', m.video_id, 0, 0, 0, 0 FROM index_manifest m
+    WHERE NOT EXISTS (SELECT 1 FROM transcripts t WHERE t.video_id = m.video_id)
+"""
+
+# The common case, in one cheap aggregate (half the cost of _STATE_SQL): every transcript has
+# an index manifest of that very transcript, and no manifest is left of a deleted video. The
+# sums of 64-bit hashes of (video, transcript hash) on both sides are then equal; a stale or
+# missing entry changes its side's sum (a collision would need a 2^-64 coincidence).
+_FINGERPRINT_SQL = """
+SELECT count(*), coalesce(sum(hash(video_id, transcript_hash)), 0),
+       coalesce(sum(chunk_count), 0),
+       count(*) FILTER (WHERE embed_model = ? AND vectors_hash = transcript_hash),
+       (SELECT count(*) FROM transcripts),
+       (SELECT coalesce(sum(hash(video_id, content_hash)), 0) FROM transcripts)
+FROM index_manifest
+"""
+
+_HIT_ROWS_SQL = """
+SELECT c.id, c.video_id, c.start, c."end", c.first_seg, c.last_seg, c.chapter, c.text,
+       v.title, v.channel, v.platform, v.native_id, v.url, v.source_path, ch.title
+FROM chunks c
+JOIN videos v ON v.id = c.video_id
+LEFT JOIN chapters ch ON ch.video_id = c.video_id AND ch.idx = c.chapter
+WHERE c.id IN (SELECT unnest(?::BIGINT[]))
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class LibraryState:
+    """The library against its index, from one query: sizes, what is stale, what is gone."""
+
+    videos: int
+    indexed_videos: int
+    chunks: int
+    with_vectors: int  # videos whose manifest says their vectors of this model are current
+    keyword_stale: tuple[str, ...] = ()
+    vectors_stale: tuple[str, ...] = ()  # keyword index current, vectors missing or stale
+    gone: tuple[str, ...] = ()
 
 
 class SearchEngine:
@@ -59,90 +131,157 @@ class SearchEngine:
         self.fusion = fusion or FusionSettings()
         self.rerank_chain = rerank_chain
         self.vectors = VectorIndex(embedder.info.id) if embedder is not None else None
-        self.indexer = SearchIndexer(store, embedder, self.vectors)
+        self.indexer = SearchIndexer(store, embedder, self.vectors, self._reader)
         self._loaded = False
+        self._load_lock = asyncio.Lock()
         self._local = threading.local()
+        self._cursors: list[duckdb.DuckDBPyConnection] = []
+        self._cursors_lock = threading.Lock()
         self._query_vectors: OrderedDict[str, Vector] = OrderedDict()
         self._reindexed: list[dict[str, str]] = []
 
     # -- index --------------------------------------------------------------------------------
     async def _ensure_loaded(self) -> None:
-        if self._loaded or self.vectors is None:
-            self._loaded = True
+        if self._loaded:
             return
-        ids, videos, matrix = await asyncio.to_thread(self.store.load_vectors, self.vectors.model)
-        self.vectors.load(ids, videos, matrix)
-        self._loaded = True
+        async with self._load_lock:
+            if self._loaded:
+                return
+            if self.vectors is not None:
+                ids, videos, matrix = await asyncio.to_thread(
+                    self.store.load_vectors, self.vectors.model
+                )
+                self.vectors.load(ids, videos, matrix)
+            self._loaded = True
+
+    def _state(self, *, list_vectors: bool = False) -> LibraryState:
+        model = self.embedder.info.id if self.embedder is not None else None
+        if not list_vectors:
+            indexed, indexed_sum, chunks, with_vectors, videos, videos_sum = (
+                self._reader().execute(_FINGERPRINT_SQL, [model]).fetchall()[0]
+            )
+            if indexed == videos and indexed_sum == videos_sum:
+                return LibraryState(int(videos), int(indexed), int(chunks), int(with_vectors))
+        rows = (
+            self._reader()
+            .execute(_STATE_SQL, {"model": model, "list_vectors": list_vectors})
+            .fetchall()
+        )
+        lists: dict[str, list[str]] = {"keyword": [], "vectors": [], "gone": []}
+        counts = (0, 0, 0, 0)
+        for kind, vid, videos, indexed, chunks, with_vectors in rows:
+            if kind == "count":
+                counts = (int(videos), int(indexed), int(chunks), int(with_vectors))
+            else:
+                lists[str(kind)].append(str(vid))
+        return LibraryState(
+            *counts,
+            keyword_stale=tuple(sorted(lists["keyword"])),
+            vectors_stale=tuple(sorted(lists["vectors"])),
+            gone=tuple(sorted(lists["gone"])),
+        )
+
+    def _reconcile_vectors(self, state: LibraryState) -> None:
+        """Drop in-memory vectors of videos the library no longer holds (deleted without
+        this engine being told), so they neither take top-k places nor count as covered."""
+        if self.vectors is None or len(self.vectors.video_ids()) <= state.with_vectors:
+            return
+        assert self.embedder is not None
+        rows = (
+            self._reader()
+            .execute(
+                "SELECT m.video_id FROM index_manifest m JOIN transcripts t"
+                " ON t.video_id = m.video_id"
+                " WHERE m.embed_model = ? AND m.vectors_hash = t.content_hash",
+                [self.embedder.info.id],
+            )
+            .fetchall()
+        )
+        current = {str(r[0]) for r in rows}
+        for vid in self.vectors.video_ids() - current:
+            self.vectors.drop_video(vid)
 
     async def pending(self, *, vectors: bool = True) -> list[str]:
-        """Videos whose keyword index (or, with `vectors`, whose vectors) are missing or stale."""
-        await self._ensure_loaded()
-        manifests = await asyncio.to_thread(self.store.index_manifests)
-        hashes = await asyncio.to_thread(self._transcript_hashes)
-        model = self.embedder.info.id if self.embedder is not None else None
-        out = []
-        for vid, current in hashes.items():
-            m = manifests.get(vid)
-            stale = m is None or m.transcript_hash != current
-            if stale or (
-                vectors
-                and model
-                and (m is None or m.embed_model != model or m.vectors_hash != current)
-            ):
-                out.append(vid)
-        for gone in set(manifests) - set(hashes):
-            await asyncio.to_thread(self.store.drop_video_index, gone)
-            if self.vectors is not None:
-                self.vectors.drop_video(gone)
-        return out
+        """Videos whose keyword index (or, with `vectors`, whose vectors) are missing or stale.
 
-    def _transcript_hashes(self) -> dict[str, str]:
-        rows = self._reader().execute("SELECT video_id, content_hash FROM transcripts").fetchall()
-        return {str(r[0]): str(r[1]) for r in rows}
+        Index entries of videos no longer in the library are dropped on the way.
+        """
+        await self._ensure_loaded()
+        with_vectors = vectors and self.embedder is not None
+        state = await asyncio.to_thread(lambda: self._state(list_vectors=with_vectors))
+        await self._drop_gone(state.gone)
+        if with_vectors:
+            return sorted(state.keyword_stale + state.vectors_stale)
+        return list(state.keyword_stale)
+
+    async def _drop_gone(self, gone: Sequence[str]) -> None:
+        for vid in gone:
+            await self.indexer.drop(vid)
 
     async def index_video(self, video_id: str) -> IndexResult:
         await self._ensure_loaded()
-        manifests = await asyncio.to_thread(self.store.index_manifests)
-        result = await self.indexer.index_video(video_id, manifests.get(video_id))
-        if result.reindexed_from:
-            self._reindexed.append({"video_id": video_id, "from": result.reindexed_from})
+        result = await self.indexer.index_video(video_id)
+        self._note(result)
         return result
+
+    def _note(self, result: IndexResult) -> None:
+        if result.reindexed_from:
+            self._reindexed.append({"video_id": result.video_id, "from": result.reindexed_from})
 
     async def index_pending(
         self, *, vectors: bool = True, progress: ProgressCallback = ignore_progress
     ) -> list[IndexResult]:
-        """Bring every library video's index up to date (keyword only when `vectors` is off)."""
+        """Bring every library video's index up to date (keyword only when `vectors` is off).
+
+        With vectors, each video is chunked and written while the previous one is being
+        embedded, in embedder calls of bounded size, so a search's query embedding never
+        queues behind a whole video.
+        """
         todo = await self.pending(vectors=vectors)
-        results: list[IndexResult] = []
-        manifests = await asyncio.to_thread(self.store.index_manifests)
-        for done, vid in enumerate(todo):
-            progress(Progress("index", done, len(todo), vid))
-            if vectors:
-                results.append(await self.index_video(vid))
-            else:
-                ids, _, rebuilt = await self.indexer.keyword_index(vid, manifests.get(vid))
+        total = len(todo)
+        if not vectors or self.embedder is None:
+            results: list[IndexResult] = []
+            for done, vid in enumerate(todo):
+                progress(Progress("index", done, total, vid))
+                keyword = await self.indexer.keyword_index(vid)
                 results.append(
                     IndexResult(
                         vid,
-                        len(ids),
-                        "indexed" if rebuilt else "reused",
+                        len(keyword.ids),
+                        "indexed" if keyword.rebuilt else "reused",
                         "disabled",
-                        reason="keyword pass",
+                        reason="keyword pass" if not vectors else "no embedder",
                     )
                 )
-        progress(Progress("index", len(todo), len(todo), "index up to date"))
+            progress(Progress("index", total, total, "index up to date"))
+            return results
+
+        def report(done: int, vid: str) -> None:
+            progress(Progress("index", done, total, vid))
+
+        results = await self.indexer.index_videos(todo, report)
+        for result in results:
+            self._note(result)
+        progress(Progress("index", total, total, "index up to date"))
         return results
 
     def drop_video(self, video_id: str) -> None:
         if self.vectors is not None:
             self.vectors.drop_video(video_id)
 
+    def clear_query_cache(self) -> None:
+        """Forget cached query vectors (benchmarks measure the query embedding this way)."""
+        self._query_vectors.clear()
+
     # -- search -------------------------------------------------------------------------------
     def _reader(self) -> duckdb.DuckDBPyConnection:
+        """This thread's read cursor: its own snapshot, never the store's lock."""
         cursor: duckdb.DuckDBPyConnection | None = getattr(self._local, "cursor", None)
         if cursor is None:
             cursor = self.store.reader()
             self._local.cursor = cursor
+            with self._cursors_lock:
+                self._cursors.append(cursor)
         return cursor
 
     async def search(self, request: SearchRequest) -> SearchResult:
@@ -154,27 +293,58 @@ class SearchEngine:
             raise bad_request("limit must be between 1 and 100", "try --limit 10")
         parsed = parse_query(request.query)
         timings["parse"] = _ms(started)
+        embed_task: asyncio.Task[Vector] | None = None
+        if request.mode != "keyword" and self.embedder is not None:
+            # the query embedding runs while the state is read, filters resolve and BM25 runs
+            embed_task = asyncio.create_task(self._timed_embed(parsed.text_for_embedding, timings))
+        try:
+            return await self._search(request, parsed, embed_task, timings, started)
+        finally:
+            if embed_task is not None:
+                if not embed_task.done():
+                    embed_task.cancel()
+                elif not embed_task.cancelled():
+                    embed_task.exception()  # retrieved: reported as `vector: failed`
+
+    async def _search(
+        self,
+        request: SearchRequest,
+        parsed: ParsedQuery,
+        embed_task: asyncio.Task[Vector] | None,
+        timings: dict[str, float],
+        started: float,
+    ) -> SearchResult:
         await self._ensure_loaded()
-        # keyword index must be current before a search; vectors may lag (never block)
-        await self.index_pending(vectors=False)
         t = time.perf_counter()
-        allowed = await asyncio.to_thread(allowed_videos, self._reader(), request)
+        state, allowed = await asyncio.to_thread(self._prepare, request)
         timings["filter"] = _ms(t)
+        if state.keyword_stale or state.gone:
+            # the keyword index must be current before a search; vectors may lag
+            t = time.perf_counter()
+            await self._drop_gone(state.gone)
+            for vid in state.keyword_stale:
+                await self.indexer.keyword_index(vid)
+            state = await asyncio.to_thread(self._state)
+            timings["sync"] = _ms(t)
         sides: dict[str, list[int]] = {}
         meta: dict[str, Any] = {"query": parsed.to_dict(), "mode": request.mode}
-        vector_state = await self._vector_state(request.mode, allowed)
+        vector_state = self._vector_state(request.mode, allowed, state)
         keyword_task = None
         if request.mode in ("hybrid", "keyword"):
             keyword_task = asyncio.create_task(self._keyword_side(parsed, allowed, timings))
-        if vector_state["status"] in ("ok", "partial"):
-            try:
-                sides["vector"] = await self._vector_side(parsed, allowed, timings)
-            except Exception as exc:  # a failed embedder leaves keyword search
-                vector_state = {"status": "failed", "reason": str(exc)[:200]}
-        if keyword_task is not None:
-            sides["keyword"] = await keyword_task
+        try:
+            if embed_task is not None and vector_state["status"] in ("ok", "partial"):
+                try:
+                    sides["vector"] = await self._vector_side(parsed, allowed, embed_task, timings)
+                except Exception as exc:  # a failed embedder leaves keyword search
+                    vector_state = {"status": "failed", "reason": str(exc)[:200]}
+            if keyword_task is not None:
+                sides["keyword"] = await keyword_task
+        finally:
+            if keyword_task is not None and not keyword_task.done():
+                keyword_task.cancel()
         t = time.perf_counter()
-        fused = rrf({k: v for k, v in sides.items()}, self.fusion)
+        fused = rrf(dict(sides), self.fusion)
         timings["fuse"] = _ms(t)
         t = time.perf_counter()
         hits = await asyncio.to_thread(self._build_hits, fused, parsed, request.limit)
@@ -185,67 +355,79 @@ class SearchEngine:
             )
             hits = hits[: request.limit]
         timings["total"] = _ms(started)
-        meta.update(await self._meta(sides, vector_state, allowed, timings))
+        meta.update(self._meta(sides, vector_state, allowed, state, timings))
         return SearchResult(hits, meta)
 
-    async def _vector_state(self, mode: str, allowed: list[str] | None) -> dict[str, Any]:
+    def _prepare(self, request: SearchRequest) -> tuple[LibraryState, list[str] | None]:
+        state = self._state()
+        self._reconcile_vectors(state)
+        return state, allowed_videos(self._reader(), request)
+
+    def _vector_state(
+        self, mode: str, allowed: list[str] | None, state: LibraryState
+    ) -> dict[str, Any]:
         if mode == "keyword":
             return {"status": "off", "reason": "keyword mode"}
         if self.embedder is None or self.vectors is None:
             return {"status": "disabled", "reason": "no embedding model is configured"}
-        scope = await asyncio.to_thread(self._transcript_hashes)
-        wanted = set(scope) if allowed is None else set(allowed) & set(scope)
-        have = self.vectors.video_ids() & wanted
-        if not have and wanted:
+        have = self.vectors.video_ids()
+        if allowed is None:
+            wanted, covered = state.videos, min(len(have), state.videos)
+        else:
+            wanted, covered = len(allowed), len(have.intersection(allowed))
+        if not covered and wanted:
             return {
                 "status": "partial",
                 "reason": "no video has vectors yet",
                 "covered": 0,
-                "videos": len(wanted),
+                "videos": wanted,
             }
-        status = "ok" if have == wanted else "partial"
-        state: dict[str, Any] = {"status": status, "covered": len(have), "videos": len(wanted)}
+        status = "ok" if covered == wanted else "partial"
+        result: dict[str, Any] = {"status": status, "covered": covered, "videos": wanted}
         if status == "partial":
-            state["reason"] = "some videos are still being embedded; they are keyword-only"
-        return state
+            result["reason"] = "some videos are still being embedded; they are keyword-only"
+        return result
 
     async def _keyword_side(
         self, parsed: ParsedQuery, allowed: list[str] | None, timings: dict[str, float]
     ) -> list[int]:
         t = time.perf_counter()
-        terms = parsed.terms
-        limit = (
-            PHRASE_CANDIDATES
-            if (parsed.phrases or parsed.excluded_terms or parsed.excluded_phrases)
-            else CANDIDATES
-        )
-        ranked = await asyncio.to_thread(self._bm25, terms, limit, allowed)
-        kept = await asyncio.to_thread(self._satisfying, [cid for cid, _ in ranked], parsed)
+        kept = await asyncio.to_thread(self._keyword_ids, parsed, allowed)
         timings["keyword"] = _ms(t)
-        return kept[:SIDE_LIMIT]
+        return kept
 
-    def _bm25(
-        self, terms: list[str], limit: int, allowed: list[str] | None
-    ) -> list[tuple[int, float]]:
-        return bm25_top(self._reader(), terms, limit=limit, videos=allowed)
+    def _keyword_ids(self, parsed: ParsedQuery, allowed: list[str] | None) -> list[int]:
+        limit = PHRASE_CANDIDATES if _needs_filter(parsed) else CANDIDATES
+        ranked = bm25_top(self._reader(), parsed.terms, limit=limit, videos=allowed)
+        return self._satisfying([cid for cid, _ in ranked], parsed)
 
     async def _vector_side(
-        self, parsed: ParsedQuery, allowed: list[str] | None, timings: dict[str, float]
+        self,
+        parsed: ParsedQuery,
+        allowed: list[str] | None,
+        embed_task: asyncio.Task[Vector],
+        timings: dict[str, float],
+    ) -> list[int]:
+        query_vector = await embed_task
+        t = time.perf_counter()
+        ids = await asyncio.to_thread(self._vector_ids, query_vector, parsed, allowed)
+        timings["vector"] = _ms(t)
+        return ids
+
+    def _vector_ids(
+        self, query_vector: Vector, parsed: ParsedQuery, allowed: list[str] | None
     ) -> list[int]:
         assert self.vectors is not None
-        t = time.perf_counter()
-        query_vector = await self._embed_query(parsed.text_for_embedding)
-        timings["embed_query"] = _ms(t)
-        t = time.perf_counter()
-        needs_filter = bool(parsed.phrases or parsed.excluded_terms or parsed.excluded_phrases)
-        limit = PHRASE_CANDIDATES if needs_filter else SIDE_LIMIT
+        limit = PHRASE_CANDIDATES if _needs_filter(parsed) else SIDE_LIMIT
         videos = set(allowed) if allowed is not None else None
-        ranked = await asyncio.to_thread(self.vectors.top, query_vector, limit=limit, videos=videos)
-        ids = [cid for cid, _ in ranked]
-        if needs_filter:
-            ids = await asyncio.to_thread(self._satisfying, ids, parsed)
-        timings["vector"] = _ms(t)
-        return ids[:SIDE_LIMIT]
+        ranked = self.vectors.top(query_vector, limit=limit, videos=videos)
+        return self._satisfying([cid for cid, _ in ranked], parsed)
+
+    async def _timed_embed(self, text: str, timings: dict[str, float]) -> Vector:
+        t = time.perf_counter()
+        vector = await self._embed_query(text)
+        timings["embed_query"] = _ms(t)
+        return vector
 
     async def _embed_query(self, text: str) -> Vector:
         cached = self._query_vectors.get(text)
@@ -260,103 +442,107 @@ class SearchEngine:
         return vector
 
     def _satisfying(self, ids: list[int], parsed: ParsedQuery) -> list[int]:
-        """Keep chunks that contain every phrase and none of the exclusions, in order."""
-        if not (parsed.phrases or parsed.excluded_terms or parsed.excluded_phrases) or not ids:
-            return ids
-        rows = (
-            self._reader()
-            .execute("SELECT id, text FROM chunks WHERE id IN (SELECT unnest(?::BIGINT[]))", [ids])
-            .fetchall()
-        )
-        texts = {int(r[0]): str(r[1]) for r in rows}
-        return [cid for cid in ids if cid in texts and satisfies(parsed, texts[cid])]
+        """The first SIDE_LIMIT chunks, in order, holding every phrase and no exclusion.
 
-    def _build_hits(self, fused: list[Any], parsed: ParsedQuery, limit: int) -> list[SearchHit]:
+        Texts are read in rank order, a batch at a time, until enough chunks pass.
+        """
+        if not _needs_filter(parsed):
+            return ids[:SIDE_LIMIT]
+        kept: list[int] = []
+        reader = self._reader()
+        start, batch = 0, SATISFY_BATCH
+        while start < len(ids) and len(kept) < SIDE_LIMIT:
+            part = ids[start : start + batch]
+            start += len(part)
+            batch *= 2
+            rows = reader.execute(
+                "SELECT id, text FROM chunks WHERE id IN (SELECT unnest(?::BIGINT[]))", [part]
+            ).fetchall()
+            texts = {int(r[0]): str(r[1]) for r in rows}
+            for cid in part:
+                if cid in texts and satisfies(parsed, texts[cid]):
+                    kept.append(cid)
+                    if len(kept) == SIDE_LIMIT:
+                        break
+        return kept
+
+    def _build_hits(self, fused: list[Fused], parsed: ParsedQuery, limit: int) -> list[SearchHit]:
+        """Merged, titled, linked hits: one query for every chunk with its video and chapter.
+
+        A range's text is rebuilt from its chunks' texts (each is its segments joined), with
+        the overlap of neighbouring chunks said once; only when that cannot be done for
+        sure does it come from the raw segments (one more query for all such ranges).
+        """
         if not fused:
             return []
-        reader = self._reader()
-        ids = [f.chunk_id for f in fused]
-        rows = reader.execute(
-            'SELECT id, video_id, start, "end", first_seg, last_seg, chapter FROM chunks'
-            " WHERE id IN (SELECT unnest(?::BIGINT[]))",
-            [ids],
-        ).fetchall()
+        rows = self._reader().execute(_HIT_ROWS_SQL, [[f.chunk_id for f in fused]]).fetchall()
         info = {int(r[0]): r for r in rows}
         chunk_hits = [
             ChunkHit(
                 f.chunk_id,
-                str(info[f.chunk_id][1]),
-                float(info[f.chunk_id][2]),
-                float(info[f.chunk_id][3]),
-                int(info[f.chunk_id][4]),
-                int(info[f.chunk_id][5]),
-                info[f.chunk_id][6],
+                str(row[1]),
+                float(row[2]),
+                float(row[3]),
+                int(row[4]),
+                int(row[5]),
+                row[6],
                 f.score,
                 dict(f.ranks),
             )
             for f in fused
-            if f.chunk_id in info
+            if (row := info.get(f.chunk_id)) is not None
         ]
         merged = merge_ranges(chunk_hits)[:limit]
+        texts: list[str | None] = [
+            join_chunk_texts(
+                sorted((int(info[c][4]), int(info[c][5]), str(info[c][7])) for c in m.chunk_ids)
+            )
+            for m in merged
+        ]
+        missing = [m for m, text in zip(merged, texts, strict=True) if text is None]
+        if missing:
+            rebuilt = iter(_range_texts(self._reader(), missing))
+            texts = [next(rebuilt) if text is None else text for text in texts]
         terms = set(parsed.terms) | set(query_terms(" ".join(parsed.phrases)))
-        return [self._hit(reader, m, terms) for m in merged]
+        out: list[SearchHit] = []
+        for m, text in zip(merged, texts, strict=True):
+            row = info[m.chunk_ids[0]]
+            video = Video(
+                id=m.video_id,
+                title=row[8],
+                channel=row[9],
+                platform=row[10],
+                native_id=row[11],
+                url=row[12],
+                source_path=row[13],
+            )
+            text = text or ""
+            out.append(
+                SearchHit(
+                    video_id=m.video_id,
+                    title=video.title,
+                    channel=video.channel,
+                    start=m.start,
+                    end=m.end,
+                    url=timestamp_url(video, m.start),
+                    snippet=snippet(text, terms),
+                    text=text,
+                    chapter=None if row[14] is None else str(row[14]),
+                    sources=m.sources,
+                    score=m.score,
+                    ranks=dict(m.ranks),
+                )
+            )
+        return out
 
-    def _hit(self, reader: duckdb.DuckDBPyConnection, m: MergedRange, terms: set[str]) -> SearchHit:
-        v = reader.execute(
-            "SELECT title, channel, platform, native_id, url, source_path FROM videos WHERE id = ?",
-            [m.video_id],
-        ).fetchall()[0]
-        video = Video(
-            id=m.video_id,
-            title=v[0],
-            channel=v[1],
-            platform=v[2],
-            native_id=v[3],
-            url=v[4],
-            source_path=v[5],
-        )
-        segs = reader.execute(
-            "SELECT text FROM segments WHERE video_id = ? AND idx BETWEEN ? AND ? ORDER BY idx",
-            [m.video_id, m.first_seg, m.last_seg],
-        ).fetchall()
-        text = range_text_from_rows(segs)
-        chapter = None
-        if m.chapter is not None:
-            rows = reader.execute(
-                "SELECT title FROM chapters WHERE video_id = ? AND idx = ?", [m.video_id, m.chapter]
-            ).fetchall()
-            chapter = str(rows[0][0]) if rows else None
-        return SearchHit(
-            video_id=m.video_id,
-            title=video.title,
-            channel=video.channel,
-            start=m.start,
-            end=m.end,
-            url=timestamp_url(video, m.start),
-            snippet=snippet(text, terms),
-            text=text,
-            chapter=chapter,
-            sources=m.sources,
-            score=m.score,
-            ranks=dict(m.ranks),
-        )
-
-    async def _meta(
+    def _meta(
         self,
         sides: dict[str, list[int]],
         vector_state: dict[str, Any],
         allowed: list[str] | None,
+        state: LibraryState,
         timings: dict[str, float],
     ) -> dict[str, Any]:
-        counts = await asyncio.to_thread(
-            lambda: (
-                self._reader()
-                .execute(
-                    "SELECT (SELECT count(*) FROM index_manifest), (SELECT count(*) FROM chunks)"
-                )
-                .fetchall()[0]
-            )
-        )
         meta: dict[str, Any] = {
             "sides": sorted(sides),
             "keyword_backend": "duckdb-bm25",
@@ -364,8 +550,8 @@ class SearchEngine:
             "vector": vector_state,
             "fusion": {"k": self.fusion.k, "weights": dict(self.fusion.weights)},
             "index": {
-                "videos": int(counts[0]),
-                "chunks": int(counts[1]),
+                "videos": state.indexed_videos,
+                "chunks": state.chunks,
                 "vectors": len(self.vectors) if self.vectors is not None else 0,
             },
             "filtered_videos": None if allowed is None else len(allowed),
@@ -377,14 +563,48 @@ class SearchEngine:
         return meta
 
     async def aclose(self) -> None:
-        cursor = getattr(self._local, "cursor", None)
-        if cursor is not None:
-            cursor.close()
+        with self._cursors_lock:
+            cursors, self._cursors = self._cursors, []
+        for cursor in cursors:
+            with contextlib.suppress(duckdb.Error):
+                cursor.close()
+        self._local = threading.local()
+
+
+def _needs_filter(parsed: ParsedQuery) -> bool:
+    return bool(parsed.phrases or parsed.excluded_terms or parsed.excluded_phrases)
+
+
+def _range_texts(reader: duckdb.DuckDBPyConnection, merged: Sequence[MergedRange]) -> list[str]:
+    """Ranges' texts from their raw segments, in one query (a branch per range, so each
+    gets its own filter pushed into the scan)."""
+    branches = " UNION ALL ".join(
+        f"SELECT {i} AS r, idx, text FROM segments WHERE video_id = ? AND idx BETWEEN ? AND ?"
+        for i in range(len(merged))
+    )
+    params: list[object] = []
+    for m in merged:
+        params.extend([m.video_id, m.first_seg, m.last_seg])
+    parts: list[list[str]] = [[] for _ in merged]
+    for r, _, text in reader.execute(f"{branches} ORDER BY r, idx", params).fetchall():
+        parts[int(r)].append(str(text))
+    return [segment_text(p) for p in parts]
 
 
 def range_text_from_rows(rows: Sequence[tuple[Any, ...]]) -> str:
-    return " ".join(str(r[0]) for r in rows)
+    return segment_text(str(r[0]) for r in rows)
 
 
 def _ms(since: float) -> float:
     return (time.perf_counter() - since) * 1000
+
+
+__all__ = [
+    "IndexResult",
+    "KeywordIndex",
+    "LibraryState",
+    "SearchEngine",
+    "SearchRequest",
+    "SearchResult",
+    "range_text_from_rows",
+]

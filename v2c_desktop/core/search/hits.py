@@ -51,7 +51,11 @@ class MergedRange:
 
 
 def merge_ranges(hits: Sequence[ChunkHit], max_range_s: float = MAX_RANGE_S) -> list[MergedRange]:
-    """Merge overlapping or touching chunks of one video, best first, never over 150 s."""
+    """Merge overlapping or touching chunks of one video, best first, never over 150 s.
+
+    Chunks of different chapters stay apart: a hit shows one chapter's title, so it must
+    not run on into the next chapter.
+    """
     by_video: dict[str, list[ChunkHit]] = {}
     for hit in hits:
         by_video.setdefault(hit.video_id, []).append(hit)
@@ -63,6 +67,7 @@ def merge_ranges(hits: Sequence[ChunkHit], max_range_s: float = MAX_RANGE_S) -> 
             if (
                 current is not None
                 and touching
+                and hit.chapter == current.chapter  # a hit belongs to one chapter
                 and max(current.end, hit.end) - current.start <= max_range_s
             ):
                 current.end = max(current.end, hit.end)
@@ -88,7 +93,62 @@ def merge_ranges(hits: Sequence[ChunkHit], max_range_s: float = MAX_RANGE_S) -> 
 
 
 def range_text(segments: Iterable[Segment]) -> str:
-    return " ".join(s.text for s in segments)
+    """A range's text: its segments' texts joined by single spaces, as chunk texts are."""
+    return segment_text(s.text for s in segments)
+
+
+def segment_text(texts: Iterable[str]) -> str:
+    """Segment texts joined the way the chunker joins them (trimmed, blanks skipped)."""
+    return " ".join(t for t in (text.strip() for text in texts) if t)
+
+
+def join_chunk_texts(chunks: Sequence[tuple[int, int, str]]) -> str | None:
+    """The text of overlapping or touching chunks of one video, overlap said once.
+
+    `chunks` are (first segment, last segment, text), sorted by first segment. A chunk's
+    text is its segments joined by single spaces, so where two chunks overlap, the later
+    one starts with the same segments the earlier one ends with. Segment boundaries are not
+    known here, so the overlap is the run of whole words that ends the text so far and
+    starts the next chunk; when more than one such run exists (a repeated phrase), the
+    answer could be wrong, and None says: rebuild it from the segments instead.
+    """
+    text, last = "", -1
+    for first_seg, last_seg, chunk in chunks:
+        if not chunk:
+            return None
+        if not text:
+            text, last = chunk, last_seg
+            continue
+        if last_seg <= last:  # inside what the text already holds
+            continue
+        overlap = last - first_seg + 1
+        if overlap < 0:
+            return None  # a gap: not one range
+        if overlap == 0:
+            text = f"{text} {chunk}"
+        else:
+            cut = _unique_overlap(text, chunk)
+            if cut is None:
+                return None
+            text += chunk[cut:]
+        last = last_seg
+    return text
+
+
+def _unique_overlap(text: str, chunk: str) -> int | None:
+    """The length of the only whole-word prefix of `chunk` that `text` ends with, if one."""
+    found: int | None = None
+    cut = chunk.find(" ")
+    while True:
+        end = len(chunk) if cut < 0 else cut
+        head = chunk[:end]
+        if text.endswith(head) and (len(text) == end or text[-end - 1] == " "):
+            if found is not None:
+                return None
+            found = end
+        if cut < 0:
+            return found
+        cut = chunk.find(" ", cut + 1)
 
 
 def snippet(text: str, terms: set[str], max_chars: int = SNIPPET_CHARS) -> str:

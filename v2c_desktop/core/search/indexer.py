@@ -4,15 +4,23 @@ A per-video manifest (transcript hash, chunk count, embedding model) says what i
 an unchanged transcript keeps its chunks, unchanged chunks and model keep their vectors
 (`reused`), and a different embedding model re-embeds the video and says so
 (`reindexed_from`), because vectors of two models cannot be compared.
+
+Concurrency: a search brings stale videos' keyword index up to date while an import hook
+may be indexing the same video, and a video may be saved again while its vectors are being
+made. So the keyword step of one video runs under that video's lock and re-reads the
+manifest inside it (the second caller reuses what the first wrote), embedding runs outside
+any lock (a search never waits for it), and vectors are only written, on disk and in
+memory, while the chunks they were made from are still the video's current chunks.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
+import duckdb
 import numpy as np
 import numpy.typing as npt
 
@@ -25,6 +33,12 @@ from .vectors import VectorIndex
 
 VectorState = Literal["embedded", "reused", "disabled", "failed"]
 
+#: Texts per embedder call while indexing. The embedder runs one call at a time, so a
+#: search's query embedding waits for at most one such call (about a second here).
+EMBED_BATCH = 32
+
+_STALE_WHILE_EMBEDDING = "the transcript changed while it was embedded; the new version is indexed"
+
 
 @dataclass(frozen=True, slots=True)
 class IndexResult:
@@ -34,6 +48,18 @@ class IndexResult:
     vector: VectorState
     reindexed_from: str | None = None
     reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class KeywordIndex:
+    """A video's current chunks: ids and texts in order, and the transcript they came from."""
+
+    video_id: str
+    ids: list[int]
+    texts: list[str]
+    transcript_hash: str
+    rebuilt: bool
+    previous_model: str | None = None  # the embedding model of the vectors before this step
 
 
 def build_chunk_rows(store: LibraryStore, video_id: str) -> tuple[str, list[ChunkRow]]:
@@ -65,70 +91,162 @@ class SearchIndexer:
         store: LibraryStore,
         embedder: EmbeddingModel | None,
         vectors: VectorIndex | None,
+        reader: Callable[[], duckdb.DuckDBPyConnection] | None = None,
     ) -> None:
+        """`reader` gives the calling thread's read cursor (the engine's); without it each
+        read opens and closes a cursor of its own."""
         self.store = store
         self.embedder = embedder
         self.vectors = vectors
+        self._reader = reader
         self._write_lock = asyncio.Lock()
+        self._keyword_locks: dict[str, asyncio.Lock] = {}
 
-    async def keyword_index(
-        self, video_id: str, manifest: Manifest | None
-    ) -> tuple[list[int], list[str], bool]:
-        """Chunk ids and texts of the video, re-chunking only when its transcript changed."""
-        current = await asyncio.to_thread(self.store.transcript_hash, video_id)
-        if manifest is not None and manifest.transcript_hash == current:
-            ids, texts = await asyncio.to_thread(self._chunks_of, video_id)
-            if len(ids) == manifest.chunk_count:
-                return ids, texts, False
-        transcript_hash, rows = await asyncio.to_thread(build_chunk_rows, self.store, video_id)
-        async with self._write_lock:
-            ids = await asyncio.to_thread(
-                self.store.write_keyword_index, video_id, transcript_hash, rows
-            )
-        if self.vectors is not None:
-            self.vectors.drop_video(video_id)
-        return ids, [r.text for r in rows], True
+    # -- reads (on a worker thread) -------------------------------------------------------------
+    def _read(self, sql: str, params: list[object]) -> list[tuple[Any, ...]]:
+        if self._reader is not None:
+            return self._reader().execute(sql, params).fetchall()
+        cursor = self.store.reader()
+        try:
+            return cursor.execute(sql, params).fetchall()
+        finally:
+            cursor.close()
+
+    def _manifest(self, video_id: str) -> tuple[str | None, Manifest | None]:
+        """The video's current transcript hash (None once deleted) and its index manifest."""
+        rows = self._read(
+            "SELECT t.content_hash, m.transcript_hash, m.chunk_count, m.embed_model,"
+            " m.vectors_hash FROM transcripts t LEFT JOIN index_manifest m"
+            " ON m.video_id = t.video_id WHERE t.video_id = ?",
+            [video_id],
+        )
+        if not rows:
+            return None, None
+        current, indexed, count, model, vectors_hash = rows[0]
+        if indexed is None:
+            return str(current), None
+        manifest = Manifest(
+            video_id,
+            str(indexed),
+            int(count),
+            None if model is None else str(model),
+            None if vectors_hash is None else str(vectors_hash),
+        )
+        return str(current), manifest
 
     def _chunks_of(self, video_id: str) -> tuple[list[int], list[str]]:
-        reader = self.store.reader()
-        try:
-            rows = reader.execute(
-                "SELECT id, text FROM chunks WHERE video_id = ? ORDER BY idx", [video_id]
-            ).fetchall()
-        finally:
-            reader.close()
+        rows = self._read("SELECT id, text FROM chunks WHERE video_id = ? ORDER BY idx", [video_id])
         return [int(r[0]) for r in rows], [str(r[1]) for r in rows]
 
-    async def index_video(self, video_id: str, manifest: Manifest | None) -> IndexResult:
-        ids, texts, rebuilt = await self.keyword_index(video_id, manifest)
-        keyword: Literal["indexed", "reused"] = "indexed" if rebuilt else "reused"
-        if self.embedder is None or self.vectors is None:
-            return IndexResult(video_id, len(ids), keyword, "disabled", reason="no embedder")
-        model = self.embedder.info.id
-        transcript_hash = await asyncio.to_thread(self.store.transcript_hash, video_id)
-        if (
-            not rebuilt
-            and manifest is not None
-            and manifest.embed_model == model
-            and manifest.vectors_hash == transcript_hash
-        ):
-            return IndexResult(video_id, len(ids), keyword, "reused")
-        previous = manifest.embed_model if manifest is not None else None
-        try:
-            matrix = await self.embed(texts)
-        except Exception as exc:  # any embedder failure leaves keyword search
-            return IndexResult(video_id, len(ids), keyword, "failed", reason=str(exc)[:200])
-        async with self._write_lock:
-            await asyncio.to_thread(
-                self.store.write_vectors, video_id, model, ids, matrix, transcript_hash or ""
+    # -- keyword side ---------------------------------------------------------------------------
+    async def keyword_index(self, video_id: str) -> KeywordIndex:
+        """The video's chunks, re-chunked (and its vectors dropped) only when its transcript
+        changed since it was last indexed."""
+        lock = self._keyword_locks.setdefault(video_id, asyncio.Lock())
+        async with lock:
+            current, manifest = await asyncio.to_thread(self._manifest, video_id)
+            previous = manifest.embed_model if manifest is not None else None
+            if current is None:  # deleted meanwhile: nothing to index
+                await self.drop(video_id)
+                return KeywordIndex(video_id, [], [], "", False, previous)
+            if manifest is not None and manifest.transcript_hash == current:
+                ids, texts = await asyncio.to_thread(self._chunks_of, video_id)
+                if len(ids) == manifest.chunk_count:
+                    return KeywordIndex(video_id, ids, texts, current, False, previous)
+            transcript_hash, rows = await asyncio.to_thread(build_chunk_rows, self.store, video_id)
+            async with self._write_lock:
+                ids = await asyncio.to_thread(
+                    self.store.write_keyword_index, video_id, transcript_hash, rows
+                )
+            if self.vectors is not None:
+                self.vectors.drop_video(video_id)
+            return KeywordIndex(
+                video_id, ids, [r.text for r in rows], transcript_hash, True, previous
             )
-        self.vectors.replace_video(video_id, ids, matrix)
+
+    async def drop(self, video_id: str) -> None:
+        """Forget a video's chunks, postings, vectors and manifest (it left the library)."""
+        async with self._write_lock:
+            await asyncio.to_thread(self.store.drop_video_index, video_id)
+        if self.vectors is not None:
+            self.vectors.drop_video(video_id)
+
+    # -- vector side ----------------------------------------------------------------------------
+    async def index_video(self, video_id: str) -> IndexResult:
+        return await self.vectors_for(await self.keyword_index(video_id))
+
+    async def index_videos(
+        self, video_ids: Sequence[str], report: Callable[[int, str], None] | None = None
+    ) -> list[IndexResult]:
+        """Index several videos; each video is chunked while the previous one is embedded."""
+        results: list[IndexResult] = []
+        inflight: asyncio.Task[IndexResult] | None = None
+        try:
+            for done, vid in enumerate(video_ids):
+                if report is not None:
+                    report(done, vid)
+                keyword = await self.keyword_index(vid)
+                if inflight is not None:
+                    results.append(await inflight)
+                inflight = asyncio.create_task(self.vectors_for(keyword))
+            if inflight is not None:
+                results.append(await inflight)
+                inflight = None
+        finally:
+            if inflight is not None and not inflight.done():
+                inflight.cancel()
+        return results
+
+    async def vectors_for(self, keyword: KeywordIndex) -> IndexResult:
+        """Make (or reuse) the vectors of the chunks `keyword_index` returned."""
+        video_id, ids = keyword.video_id, keyword.ids
+        state: Literal["indexed", "reused"] = "indexed" if keyword.rebuilt else "reused"
+        if self.embedder is None or self.vectors is None:
+            return IndexResult(video_id, len(ids), state, "disabled", reason="no embedder")
+        model = self.embedder.info.id
+        _, manifest = await asyncio.to_thread(self._manifest, video_id)
+        if manifest is None or manifest.transcript_hash != keyword.transcript_hash:
+            return IndexResult(video_id, len(ids), state, "failed", reason=_STALE_WHILE_EMBEDDING)
+        if manifest.embed_model == model and manifest.vectors_hash == keyword.transcript_hash:
+            return IndexResult(video_id, len(ids), state, "reused")
+        previous = manifest.embed_model or keyword.previous_model
+        try:
+            matrix = await self.embed(keyword.texts)
+        except Exception as exc:  # any embedder failure leaves keyword search
+            return IndexResult(video_id, len(ids), state, "failed", reason=str(exc)[:200])
+        async with self._write_lock:
+            written = await asyncio.to_thread(self._store_vectors, keyword, model, matrix)
+        if not written:
+            return IndexResult(video_id, len(ids), state, "failed", reason=_STALE_WHILE_EMBEDDING)
         reindexed = previous if previous and previous != model else None
-        return IndexResult(video_id, len(ids), keyword, "embedded", reindexed_from=reindexed)
+        return IndexResult(video_id, len(ids), state, "embedded", reindexed_from=reindexed)
+
+    def _store_vectors(
+        self, keyword: KeywordIndex, model: str, matrix: npt.NDArray[np.float32]
+    ) -> bool:
+        """Write the vectors; keep them in memory only if the write took (the store refuses
+        vectors of chunks that were replaced or deleted while they were being made)."""
+        assert self.vectors is not None
+        self.store.write_vectors(
+            keyword.video_id, model, keyword.ids, matrix, keyword.transcript_hash
+        )
+        _, manifest = self._manifest(keyword.video_id)
+        if (
+            manifest is None
+            or manifest.embed_model != model
+            or manifest.vectors_hash != keyword.transcript_hash
+        ):
+            return False
+        self.vectors.replace_video(keyword.video_id, keyword.ids, matrix)
+        return True
 
     async def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         assert self.embedder is not None
         if not texts:
             dims = self.embedder.info.dimensions or 0
             return np.zeros((0, dims), dtype=np.float32)
-        return await self.embedder.embed(list(texts))
+        parts = [
+            await self.embedder.embed(list(texts[i : i + EMBED_BATCH]))
+            for i in range(0, len(texts), EMBED_BATCH)
+        ]
+        return parts[0] if len(parts) == 1 else np.concatenate(parts).astype(np.float32)

@@ -144,7 +144,23 @@ def write_vectors(
     chunk_ids: Sequence[int],
     matrix: npt.NDArray[np.float32],
     vectors_hash: str,
-) -> None:
+) -> bool:
+    """Replace a video's vectors; False (nothing written) when they are stale.
+
+    Embedding takes seconds to minutes, and the video may be saved again (re-chunked) or
+    deleted meanwhile: vectors are only written for the video's current chunks, made from
+    the transcript its manifest names, so no vector ever outlives its chunk.
+    """
+    manifest = conn.execute(
+        "SELECT transcript_hash FROM index_manifest WHERE video_id = ?", [video_id]
+    ).fetchall()
+    if not manifest or manifest[0][0] != vectors_hash:
+        return False
+    current = conn.execute(
+        "SELECT id FROM chunks WHERE video_id = ? ORDER BY idx", [video_id]
+    ).fetchall()
+    if [int(r[0]) for r in current] != [int(c) for c in chunk_ids]:
+        return False
     conn.execute(
         "DELETE FROM vectors WHERE chunk_id IN (SELECT id FROM chunks WHERE video_id = ?)",
         [video_id],
@@ -159,6 +175,7 @@ def write_vectors(
         "UPDATE index_manifest SET embed_model = ?, vectors_hash = ? WHERE video_id = ?",
         [model, vectors_hash, video_id],
     )
+    return True
 
 
 def manifests(conn: duckdb.DuckDBPyConnection) -> dict[str, Manifest]:
@@ -172,7 +189,7 @@ def manifests(conn: duckdb.DuckDBPyConnection) -> dict[str, Manifest]:
 def load_vectors(
     conn: duckdb.DuckDBPyConnection, model: str
 ) -> tuple[npt.NDArray[np.int64], list[str], npt.NDArray[np.float32]]:
-    """Every vector of `model`: chunk ids, their video ids, and the (n, d) matrix.
+    """Every vector of `model`: chunk ids, their video ids, and the (n, d) matrix (read-only).
 
     Vectors are stored as raw float32 bytes: loading 100k x 384 takes about 0.2 s this way,
     against seconds for DuckDB list columns turned into Python lists.
@@ -186,5 +203,6 @@ def load_vectors(
     if len(ids) == 0:
         return ids, [], np.zeros((0, 0), dtype=np.float32)
     dims = int(data["dims"][0])
+    # a view of the joined bytes, not a copy: the vector index normalises it into a new array
     matrix = np.frombuffer(b"".join(data["vec"]), dtype=np.float32).reshape(len(ids), dims)
-    return ids, [str(v) for v in data["video_id"]], matrix.copy()
+    return ids, [str(v) for v in data["video_id"]], matrix
