@@ -29,7 +29,7 @@ from v2c_desktop.core.models.onnx_embedder import OnnxEmbedder
 from v2c_desktop.core.models.types import ModelInfo, Vectors
 from v2c_desktop.core.search.engine import SearchEngine
 from v2c_desktop.core.search.hits import MAX_RANGE_S, SNIPPET_CHARS
-from v2c_desktop.core.search.query import excluded, parse_query, phrase_matches
+from v2c_desktop.core.search.query import excluded, parse_query, phrase_matches, satisfies
 from v2c_desktop.core.search.request import SearchHit, SearchRequest, SearchResult
 from v2c_desktop.core.search.text_tokens import query_terms
 from v2c_desktop.core.sources.local import item_for_file, load_local
@@ -298,6 +298,34 @@ def test_a_quoted_phrase_is_required_on_every_side(corpus: Corpus, mode: str) ->
         assert phrase_matches("blind spot", hit.text), hit.text[:200]
     plain = corpus.lib.search("blind spot", mode=mode, limit=10)
     assert len(plain.hits) >= len(result.hits)
+
+
+def test_phrase_candidates_never_miss_a_chunk_that_holds_the_phrase(corpus: Corpus) -> None:
+    """The postings prefilter of phrase queries is exact: every chunk `satisfies` keeps is in
+    it (checked against every chunk of the library), and it does narrow the search."""
+    lib = corpus.lib
+    texts = lib.rows("SELECT id, text FROM chunks")
+    phrases = [
+        '"blind spot"',
+        '"the brain"',
+        '"long-term memory"',
+        '"REM sleep"',
+        '"Bayes theorem"',
+        '"you know"',
+        '"okay so"',
+        '"the"',
+        '"sensory homunculus"',
+    ]
+    narrowed = 0
+    for query in phrases:
+        parsed = parse_query(query)
+        candidates = lib.engine._phrase_candidates(parsed)
+        holding = {int(cid) for cid, text in texts if satisfies(parsed, str(text))}
+        if candidates is None:
+            continue
+        assert holding <= candidates, query
+        narrowed += len(candidates) < len(texts)
+    assert narrowed >= 5
 
 
 @pytest.mark.parametrize("mode", ["hybrid", "keyword", "vector"])

@@ -28,6 +28,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import duckdb
@@ -48,7 +49,7 @@ from .indexer import IndexResult, KeywordIndex, SearchIndexer
 from .query import ParsedQuery, parse_query, satisfies
 from .request import MODES, SearchHit, SearchRequest, SearchResult
 from .rerank import rerank_hits
-from .text_tokens import query_terms
+from .text_tokens import FILLER, STOP_WORDS, phrase_tokens, query_terms, snippet_terms, tokenize
 from .vectors import VectorIndex
 
 Vector = npt.NDArray[np.float32]
@@ -329,13 +330,23 @@ class SearchEngine:
         sides: dict[str, list[int]] = {}
         meta: dict[str, Any] = {"query": parsed.to_dict(), "mode": request.mode}
         vector_state = self._vector_state(request.mode, allowed, state)
+        candidates: set[int] | None = None
+        checked: dict[int, bool] = {}  # phrase and exclusion verdicts, shared by both sides
+        if parsed.phrases:
+            t = time.perf_counter()
+            candidates = await asyncio.to_thread(self._phrase_candidates, parsed)
+            timings["phrases"] = _ms(t)
         keyword_task = None
         if request.mode in ("hybrid", "keyword"):
-            keyword_task = asyncio.create_task(self._keyword_side(parsed, allowed, timings))
+            keyword_task = asyncio.create_task(
+                self._keyword_side(parsed, allowed, candidates, checked, timings)
+            )
         try:
             if embed_task is not None and vector_state["status"] in ("ok", "partial"):
                 try:
-                    sides["vector"] = await self._vector_side(parsed, allowed, embed_task, timings)
+                    sides["vector"] = await self._vector_side(
+                        parsed, allowed, candidates, checked, embed_task, timings
+                    )
                 except Exception as exc:  # a failed embedder leaves keyword search
                     vector_state = {"status": "failed", "reason": str(exc)[:200]}
             if keyword_task is not None:
@@ -363,6 +374,28 @@ class SearchEngine:
         self._reconcile_vectors(state)
         return state, allowed_videos(self._reader(), request)
 
+    def _phrase_candidates(self, parsed: ParsedQuery) -> set[int] | None:
+        """Chunks that may hold every required phrase, from the postings; None: any chunk.
+
+        A chunk holding a phrase holds each of its words, and a word whose term no stop word
+        or filler shares is always indexed, so the chunk has a posting for that term. Only
+        such terms are required here: the set never misses a chunk `satisfies` would keep,
+        and it spares tokenizing hundreds of candidates when the phrase is rare.
+        """
+        terms = sorted({t for phrase in parsed.phrases for t in indexed_phrase_terms(phrase)})
+        if not terms:
+            return None
+        rows = (
+            self._reader()
+            .execute(
+                "SELECT chunk_id FROM postings WHERE term IN (SELECT unnest(?::VARCHAR[]))"
+                " GROUP BY chunk_id HAVING count(DISTINCT term) = ?",
+                [terms, len(terms)],
+            )
+            .fetchall()
+        )
+        return {int(r[0]) for r in rows}
+
     def _vector_state(
         self, mode: str, allowed: list[str] | None, state: LibraryState
     ) -> dict[str, Any]:
@@ -389,39 +422,59 @@ class SearchEngine:
         return result
 
     async def _keyword_side(
-        self, parsed: ParsedQuery, allowed: list[str] | None, timings: dict[str, float]
+        self,
+        parsed: ParsedQuery,
+        allowed: list[str] | None,
+        candidates: set[int] | None,
+        checked: dict[int, bool],
+        timings: dict[str, float],
     ) -> list[int]:
         t = time.perf_counter()
-        kept = await asyncio.to_thread(self._keyword_ids, parsed, allowed)
+        kept = await asyncio.to_thread(self._keyword_ids, parsed, allowed, candidates, checked)
         timings["keyword"] = _ms(t)
         return kept
 
-    def _keyword_ids(self, parsed: ParsedQuery, allowed: list[str] | None) -> list[int]:
+    def _keyword_ids(
+        self,
+        parsed: ParsedQuery,
+        allowed: list[str] | None,
+        candidates: set[int] | None = None,
+        checked: dict[int, bool] | None = None,
+    ) -> list[int]:
         limit = PHRASE_CANDIDATES if _needs_filter(parsed) else CANDIDATES
         ranked = bm25_top(self._reader(), parsed.terms, limit=limit, videos=allowed)
-        return self._satisfying([cid for cid, _ in ranked], parsed)
+        return self._satisfying([cid for cid, _ in ranked], parsed, candidates, checked)
 
     async def _vector_side(
         self,
         parsed: ParsedQuery,
         allowed: list[str] | None,
+        candidates: set[int] | None,
+        checked: dict[int, bool],
         embed_task: asyncio.Task[Vector],
         timings: dict[str, float],
     ) -> list[int]:
         query_vector = await embed_task
         t = time.perf_counter()
-        ids = await asyncio.to_thread(self._vector_ids, query_vector, parsed, allowed)
+        ids = await asyncio.to_thread(
+            self._vector_ids, query_vector, parsed, allowed, candidates, checked
+        )
         timings["vector"] = _ms(t)
         return ids
 
     def _vector_ids(
-        self, query_vector: Vector, parsed: ParsedQuery, allowed: list[str] | None
+        self,
+        query_vector: Vector,
+        parsed: ParsedQuery,
+        allowed: list[str] | None,
+        candidates: set[int] | None = None,
+        checked: dict[int, bool] | None = None,
     ) -> list[int]:
         assert self.vectors is not None
         limit = PHRASE_CANDIDATES if _needs_filter(parsed) else SIDE_LIMIT
         videos = set(allowed) if allowed is not None else None
         ranked = self.vectors.top(query_vector, limit=limit, videos=videos)
-        return self._satisfying([cid for cid, _ in ranked], parsed)
+        return self._satisfying([cid for cid, _ in ranked], parsed, candidates, checked)
 
     async def _timed_embed(self, text: str, timings: dict[str, float]) -> Vector:
         t = time.perf_counter()
@@ -441,13 +494,25 @@ class SearchEngine:
             self._query_vectors.popitem(last=False)
         return vector
 
-    def _satisfying(self, ids: list[int], parsed: ParsedQuery) -> list[int]:
+    def _satisfying(
+        self,
+        ids: list[int],
+        parsed: ParsedQuery,
+        candidates: set[int] | None = None,
+        checked: dict[int, bool] | None = None,
+    ) -> list[int]:
         """The first SIDE_LIMIT chunks, in order, holding every phrase and no exclusion.
 
-        Texts are read in rank order, a batch at a time, until enough chunks pass.
+        Chunks outside `candidates` (see `_phrase_candidates`) cannot hold the phrases and
+        are skipped unread; the others are read in rank order, a batch at a time, until
+        enough pass. `checked` remembers verdicts across the two sides of one search (they
+        run at once and share many candidates).
         """
         if not _needs_filter(parsed):
             return ids[:SIDE_LIMIT]
+        if candidates is not None:
+            ids = [cid for cid in ids if cid in candidates]
+        verdicts = {} if checked is None else checked
         kept: list[int] = []
         reader = self._reader()
         start, batch = 0, SATISFY_BATCH
@@ -455,12 +520,21 @@ class SearchEngine:
             part = ids[start : start + batch]
             start += len(part)
             batch *= 2
-            rows = reader.execute(
-                "SELECT id, text FROM chunks WHERE id IN (SELECT unnest(?::BIGINT[]))", [part]
-            ).fetchall()
-            texts = {int(r[0]): str(r[1]) for r in rows}
+            unread = [cid for cid in part if cid not in verdicts]
+            texts: dict[int, str] = {}
+            if unread:
+                rows = reader.execute(
+                    "SELECT id, text FROM chunks WHERE id IN (SELECT unnest(?::BIGINT[]))",
+                    [unread],
+                ).fetchall()
+                texts = {int(r[0]): str(r[1]) for r in rows}
             for cid in part:
-                if cid in texts and satisfies(parsed, texts[cid]):
+                verdict = verdicts.get(cid)
+                if verdict is None:
+                    text = texts.get(cid)
+                    verdict = text is not None and satisfies(parsed, text)
+                    verdicts[cid] = verdict
+                if verdict:
                     kept.append(cid)
                     if len(kept) == SIDE_LIMIT:
                         break
@@ -573,6 +647,28 @@ class SearchEngine:
 
 def _needs_filter(parsed: ParsedQuery) -> bool:
     return bool(parsed.phrases or parsed.excluded_terms or parsed.excluded_phrases)
+
+
+@cache
+def _unindexed_terms() -> frozenset[str]:
+    """Phrase terms a stop word or filler can have: a text word with such a term may have
+    no posting, so such terms never serve to narrow phrase candidates."""
+    return frozenset(t for word in STOP_WORDS | FILLER for t in phrase_tokens(word))
+
+
+def indexed_phrase_terms(phrase: str) -> set[str]:
+    """Terms that every chunk holding `phrase` has a posting for (see `_phrase_candidates`).
+
+    A word qualifies when its own phrase term is among its BM25 terms (plain words and model
+    codes, not stop words or filler) and no stop word or filler shares that term.
+    """
+    out: set[str] = set()
+    for word in snippet_terms(phrase):
+        if word.term in _unindexed_terms():
+            continue
+        if word.term in tokenize(phrase[word.start : word.end]):
+            out.add(word.term)
+    return out
 
 
 def _range_texts(reader: duckdb.DuckDBPyConnection, merged: Sequence[MergedRange]) -> list[str]:
