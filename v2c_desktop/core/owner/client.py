@@ -17,7 +17,7 @@ import os
 from collections.abc import AsyncGenerator
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, cast
 
 from ..errors import V2CError
 from ..progress import ProgressCallback
@@ -143,6 +143,20 @@ class OwnerClient:
         )
         return call_id, message, progress
 
+    async def _next_reply(
+        self, queue: asyncio.Queue[Any], method: str, progress: Any
+    ) -> dict[str, Any]:
+        """The next reply that is not a progress report (those go to `progress`); raises
+        when the owner is gone. Shared by `call` and `stream`."""
+        while True:
+            reply = await queue.get()
+            if reply is _GONE:
+                raise self._gone_error(method)
+            if "progress" not in reply:
+                return cast("dict[str, Any]", reply)
+            if progress is not None:
+                progress(decode(reply["progress"]))
+
     async def call(self, method: str, /, *args: Any, **params: Any) -> Any:
         """Run `method` in the owner and return its result (or raise its V2CError)."""
         call_id, message, progress = self._request(method, args, params)
@@ -150,13 +164,7 @@ class OwnerClient:
         try:
             await self._send(method, message)
             while True:
-                reply = await queue.get()
-                if reply is _GONE:
-                    raise self._gone_error(method)
-                if "progress" in reply:
-                    if progress is not None:
-                        progress(decode(reply["progress"]))
-                    continue
+                reply = await self._next_reply(queue, method, progress)
                 settled = "item" not in reply
                 if "error" in reply:
                     raise error_from_wire(reply["error"])
@@ -175,13 +183,7 @@ class OwnerClient:
         try:
             await self._send(method, message)
             while True:
-                reply = await queue.get()
-                if reply is _GONE:
-                    raise self._gone_error(method)
-                if "progress" in reply:
-                    if progress is not None:
-                        progress(decode(reply["progress"]))
-                    continue
+                reply = await self._next_reply(queue, method, progress)
                 if "item" in reply:
                     yield decode(reply["item"])
                     continue
