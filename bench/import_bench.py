@@ -57,10 +57,14 @@ def main() -> None:
     times = [t for _, t in runs]
     print(f"corpus: {len(paths)} transcripts, {hours:.1f} hours of speech, {segments} segments")
     print(f"parse only: {parse_s:.2f} s ({hours / parse_s:.1f} hours/s)")
-    print(f"import (parse + store, one transaction per video), 3 runs: "
-          f"best {min(times):.2f} s, median {statistics.median(times):.2f} s")
-    print(f"hours of transcript imported per second: best {hours / min(times):.1f}, "
-          f"median {hours / statistics.median(times):.1f}")
+    print(
+        f"import (parse + store, one transaction per video), 3 runs: "
+        f"best {min(times):.2f} s, median {statistics.median(times):.2f} s"
+    )
+    print(
+        f"hours of transcript imported per second: best {hours / min(times):.1f}, "
+        f"median {hours / statistics.median(times):.1f}"
+    )
 
 
 if __name__ == "__main__":

@@ -88,7 +88,7 @@ async def embed_bench() -> None:
     await embedder.embed(chunks)
     elapsed = time.perf_counter() - started
     print(
-        f"embedder onnx/all-minilm-l6-v2: load {load:.2f} s, {len(chunks)} chunks of ~120 "
+        f"embedder {embedder.info.id}: load {load:.2f} s, {len(chunks)} chunks of ~120 "
         f"tokens at {len(chunks) / elapsed:.1f} chunks/s; peak RSS {rss_mb():.0f} MB "
         f"({before:.0f} MB before loading)"
     )

@@ -22,7 +22,6 @@ from v2c_desktop.core.ask.events import (
     AskDone,
     AskError,
     AskMeta,
-    AskReasoning,
     AskRequest,
 )
 from v2c_desktop.core.ask.extractive import HEADER

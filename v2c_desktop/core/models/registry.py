@@ -27,7 +27,11 @@ from .openai_compat import (
 )
 from .types import ChatModel, EmbeddingModel
 
-DEFAULT_EMBEDDER = "onnx/all-minilm-l6-v2"
+DEFAULT_EMBEDDER = "onnx/all-minilm-l6-v2-qint8"
+#: Embedder ids that settings saved by earlier versions may still name. The search index
+#: records the id it was built with, so a library indexed with the old file re-embeds once
+#: (reported as `reindexed_from`) instead of mixing vectors of two quantisations.
+RENAMED_EMBEDDERS = {"onnx/all-minilm-l6-v2": DEFAULT_EMBEDDER}
 DETECTED_QUALITY = 40
 
 
@@ -123,11 +127,14 @@ class ModelRegistry:
     # -- embeddings ---------------------------------------------------------------------------
     def embedder(self, model_id: str | None = None) -> EmbeddingModel:
         wanted = model_id or self.settings.embed_model or DEFAULT_EMBEDDER
+        wanted = RENAMED_EMBEDDERS.get(wanted, wanted)
         if wanted in self._embedders:
             return self._embedders[wanted]
         model: EmbeddingModel
         if wanted == DEFAULT_EMBEDDER:
-            model = OnnxEmbedder(idle_unload_s=self.settings.idle_unload_s)
+            model = OnnxEmbedder(
+                idle_unload_s=self.settings.idle_unload_s, threads=self.settings.threads
+            )
         elif wanted.startswith("llamacpp/"):
             model = LlamaCppEmbeddingModel(
                 self.manager.path_for(wanted),
@@ -141,7 +148,7 @@ class ModelRegistry:
                 raise V2CError(
                     "not-found",
                     f"no server {name!r} is configured for {wanted}",
-                    "add the server in settings, or use onnx/all-minilm-l6-v2",
+                    f"add the server in settings, or use {DEFAULT_EMBEDDER}",
                 )
             model = OpenAICompatEmbeddingModel(
                 server_from_setting(setting),

@@ -34,7 +34,7 @@ from .vectors import VectorIndex
 VectorState = Literal["embedded", "reused", "disabled", "failed"]
 
 #: Texts per embedder call while indexing. The embedder runs one call at a time, so a
-#: search's query embedding waits for at most one such call (about a second here).
+#: search's query embedding waits for at most one such call (a quarter of a second here).
 EMBED_BATCH = 32
 
 _STALE_WHILE_EMBEDDING = "the transcript changed while it was embedded; the new version is indexed"
