@@ -43,7 +43,7 @@ from ..progress import Progress, ProgressCallback, ignore_progress
 from ..store import LibraryStore
 from .bm25 import bm25_top
 from .filters import allowed_videos
-from .fusion import Fused, FusionSettings, rrf
+from .fusion import Fused, FusionSettings, fused_score, rrf
 from .hits import ChunkHit, MergedRange, join_chunk_texts, merge_ranges, segment_text, snippet
 from .indexer import IndexResult, KeywordIndex, SearchIndexer
 from .query import ParsedQuery, parse_query, satisfies
@@ -566,7 +566,9 @@ class SearchEngine:
             for f in fused
             if (row := info.get(f.chunk_id)) is not None
         ]
-        merged = merge_ranges(chunk_hits)[:limit]
+        merged = merge_ranges(chunk_hits, rescore=lambda ranks: fused_score(ranks, self.fusion))[
+            :limit
+        ]
         texts: list[str | None] = [
             join_chunk_texts(
                 sorted((int(info[c][4]), int(info[c][5]), str(info[c][7])) for c in m.chunk_ids)

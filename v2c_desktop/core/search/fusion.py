@@ -19,6 +19,12 @@ class Fused:
     ranks: dict[str, int]
 
 
+def fused_score(ranks: Mapping[str, int], settings: FusionSettings) -> float:
+    """The RRF score of one item from its rank on each side that found it."""
+    weights = settings.weights
+    return sum(weights.get(side, 1.0) / (settings.k + rank) for side, rank in ranks.items())
+
+
 def rrf(rankings: Mapping[str, Sequence[int]], settings: FusionSettings) -> list[Fused]:
     """`score = sum over sides of weight / (k + rank)`, ranks from 1; best first.
 

@@ -50,11 +50,23 @@ class MergedRange:
         return sorted(self.ranks)
 
 
-def merge_ranges(hits: Sequence[ChunkHit], max_range_s: float = MAX_RANGE_S) -> list[MergedRange]:
+def merge_ranges(
+    hits: Sequence[ChunkHit],
+    max_range_s: float = MAX_RANGE_S,
+    rescore: Callable[[dict[str, int]], float] | None = None,
+) -> list[MergedRange]:
     """Merge overlapping or touching chunks of one video, best first, never over 150 s.
 
     Chunks of different chapters stay apart: a hit shows one chapter's title, so it must
     not run on into the next chapter.
+
+    A range keeps each side's best rank among its chunks. With `rescore` its score is
+    computed again from those ranks, so the range - what the user sees - is fused, not its
+    chunks one by one: chunks overlap by up to 8 s, and a passage that keyword search
+    finds in one chunk and vector search in its neighbour is found by both sides. Scored
+    by its best chunk alone it would rank below a weak passage both sides found through
+    one chunk. Only the best rank per side counts, so a long range gains nothing from
+    holding many chunks.
     """
     by_video: dict[str, list[ChunkHit]] = {}
     for hit in hits:
@@ -89,6 +101,9 @@ def merge_ranges(hits: Sequence[ChunkHit], max_range_s: float = MAX_RANGE_S) -> 
                 [hit.chunk_id],
             )
             merged.append(current)
+    if rescore is not None:
+        for each in merged:
+            each.score = rescore(each.ranks)
     return sorted(merged, key=lambda m: (-m.score, min(m.ranks.values()), m.video_id, m.start))
 
 

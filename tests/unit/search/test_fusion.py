@@ -1,0 +1,54 @@
+"""Reciprocal rank fusion and range merging: the order a user sees."""
+
+from __future__ import annotations
+
+from v2c_desktop.core.search.fusion import FusionSettings, fused_score, rrf
+from v2c_desktop.core.search.hits import ChunkHit, merge_ranges
+
+SETTINGS = FusionSettings()
+
+
+def chunk(chunk_id: int, first_seg: int, last_seg: int, ranks: dict[str, int]) -> ChunkHit:
+    return ChunkHit(
+        chunk_id,
+        "vid",
+        first_seg * 10.0,
+        (last_seg + 1) * 10.0,
+        first_seg,
+        last_seg,
+        None,
+        fused_score(ranks, SETTINGS),
+        ranks,
+    )
+
+
+def test_rrf_sums_weight_over_k_plus_rank() -> None:
+    fused = rrf({"keyword": [7, 8], "vector": [8, 9]}, FusionSettings(k=60, weights={}))
+    assert [f.chunk_id for f in fused] == [8, 7, 9]
+    assert fused[0].score == 1 / 62 + 1 / 61
+    assert fused[0].ranks == {"keyword": 2, "vector": 1}
+    weighted = rrf({"keyword": [7], "vector": [9]}, FusionSettings(weights={"vector": 2.0}))
+    assert [f.chunk_id for f in weighted] == [9, 7]
+
+
+def test_a_passage_both_sides_found_through_neighbouring_chunks_outranks_a_weak_one() -> None:
+    # chunk 1 (keyword's best) and chunk 2 (vector's best) overlap: one passage.
+    # chunk 3, far away, is found by both sides but only at rank 10.
+    hits = [
+        chunk(1, 0, 4, {"keyword": 1}),
+        chunk(2, 4, 8, {"vector": 1}),
+        chunk(3, 40, 44, {"keyword": 10, "vector": 10}),
+    ]
+    assert hits[2].score > hits[0].score  # chunk by chunk, the weak one would win
+    by_best_chunk = merge_ranges(hits)
+    assert by_best_chunk[0].chunk_ids == [3]
+    fused = merge_ranges(hits, rescore=lambda ranks: fused_score(ranks, SETTINGS))
+    assert fused[0].chunk_ids == [1, 2]
+    assert fused[0].ranks == {"keyword": 1, "vector": 1}
+    assert fused[0].score == 2 / 61
+
+
+def test_a_long_range_gains_nothing_from_holding_many_chunks() -> None:
+    many = [chunk(i, 4 * i, 4 * i + 4, {"keyword": 5 + i}) for i in range(3)]
+    (merged,) = merge_ranges(many, rescore=lambda ranks: fused_score(ranks, SETTINGS))
+    assert merged.score == 1 / 65  # its best keyword rank, counted once
