@@ -28,7 +28,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 import duckdb
@@ -37,11 +37,10 @@ import numpy.typing as npt
 
 from ..errors import bad_request
 from ..ids import timestamp_url
-from ..model import Video
 from ..models.types import ChatModel, EmbeddingModel
 from ..progress import Progress, ProgressCallback, ignore_progress
 from ..store import LibraryStore
-from .bm25 import bm25_top
+from .bm25 import CorpusStats, bm25_top, corpus_stats
 from .filters import allowed_videos
 from .fusion import Fused, FusionSettings, fused_score, rrf
 from .hits import ChunkHit, MergedRange, join_chunk_texts, merge_ranges, segment_text, snippet
@@ -51,6 +50,7 @@ from .request import MODES, SearchHit, SearchRequest, SearchResult
 from .rerank import rerank_hits
 from .text_tokens import FILLER, STOP_WORDS, phrase_tokens, query_terms, snippet_terms, tokenize
 from .vectors import VectorIndex
+from .video_cards import VideoCards
 
 Vector = npt.NDArray[np.float32]
 SIDE_LIMIT = 50
@@ -94,12 +94,8 @@ FROM index_manifest
 """
 
 _HIT_ROWS_SQL = """
-SELECT c.id, c.video_id, c.start, c."end", c.first_seg, c.last_seg, c.chapter, c.text,
-       v.title, v.channel, v.platform, v.native_id, v.url, v.source_path, ch.title
-FROM chunks c
-JOIN videos v ON v.id = c.video_id
-LEFT JOIN chapters ch ON ch.video_id = c.video_id AND ch.idx = c.chapter
-WHERE c.id IN (SELECT unnest(?::BIGINT[]))
+SELECT id, video_id, start, "end", first_seg, last_seg, chapter, text
+FROM chunks WHERE id IN (SELECT unnest(?::BIGINT[]))
 """
 
 
@@ -140,6 +136,9 @@ class SearchEngine:
         self._cursors_lock = threading.Lock()
         self._query_vectors: OrderedDict[str, Vector] = OrderedDict()
         self._reindexed: list[dict[str, str]] = []
+        self._clean_state: tuple[int, LibraryState] | None = None  # (store generation, state)
+        self._bm25_stats: tuple[int, CorpusStats] | None = None  # (store generation, stats)
+        self._cards = VideoCards(store, self._reader)
 
     # -- index --------------------------------------------------------------------------------
     async def _ensure_loaded(self) -> None:
@@ -156,13 +155,21 @@ class SearchEngine:
             self._loaded = True
 
     def _state(self, *, list_vectors: bool = False) -> LibraryState:
+        """Sizes and staleness of the index; a fully indexed library's counts are kept
+        until the store's next write, so most searches read no table for them."""
         model = self.embedder.info.id if self.embedder is not None else None
         if not list_vectors:
+            generation = self.store.generation  # before the read: see LibraryStore.generation
+            clean = self._clean_state
+            if clean is not None and clean[0] == generation:
+                return clean[1]
             indexed, indexed_sum, chunks, with_vectors, videos, videos_sum = (
                 self._reader().execute(_FINGERPRINT_SQL, [model]).fetchall()[0]
             )
             if indexed == videos and indexed_sum == videos_sum:
-                return LibraryState(int(videos), int(indexed), int(chunks), int(with_vectors))
+                state = LibraryState(int(videos), int(indexed), int(chunks), int(with_vectors))
+                self._clean_state = (generation, state)
+                return state
         rows = (
             self._reader()
             .execute(_STATE_SQL, {"model": model, "list_vectors": list_vectors})
@@ -442,8 +449,21 @@ class SearchEngine:
         checked: dict[int, bool] | None = None,
     ) -> list[int]:
         limit = PHRASE_CANDIDATES if _needs_filter(parsed) else CANDIDATES
-        ranked = bm25_top(self._reader(), parsed.terms, limit=limit, videos=allowed)
+        reader = self._reader()
+        ranked = bm25_top(
+            reader, parsed.terms, limit=limit, videos=allowed, stats=self._corpus_stats(reader)
+        )
         return self._satisfying([cid for cid, _ in ranked], parsed, candidates, checked)
+
+    def _corpus_stats(self, reader: duckdb.DuckDBPyConnection) -> CorpusStats:
+        """Chunk count and average length, read again only after the store has changed."""
+        generation = self.store.generation  # before the read: see LibraryStore.generation
+        cached = self._bm25_stats
+        if cached is not None and cached[0] == generation:
+            return cached[1]
+        stats = corpus_stats(reader)
+        self._bm25_stats = (generation, stats)
+        return stats
 
     async def _vector_side(
         self,
@@ -541,7 +561,8 @@ class SearchEngine:
         return kept
 
     def _build_hits(self, fused: list[Fused], parsed: ParsedQuery, limit: int) -> list[SearchHit]:
-        """Merged, titled, linked hits: one query for every chunk with its video and chapter.
+        """Merged, titled, linked hits: one query for the chunks; titles, links and chapter
+        names from the video cards (read once per video until the library changes).
 
         A range's text is rebuilt from its chunks' texts (each is its segments joined), with
         the overlap of neighbouring chunks said once; only when that cannot be done for
@@ -566,9 +587,8 @@ class SearchEngine:
             for f in fused
             if (row := info.get(f.chunk_id)) is not None
         ]
-        merged = merge_ranges(chunk_hits, rescore=lambda ranks: fused_score(ranks, self.fusion))[
-            :limit
-        ]
+        rescore = partial(fused_score, settings=self.fusion)
+        merged = merge_ranges(chunk_hits, rescore=rescore)[:limit]
         texts: list[str | None] = [
             join_chunk_texts(
                 sorted((int(info[c][4]), int(info[c][5]), str(info[c][7])) for c in m.chunk_ids)
@@ -580,30 +600,24 @@ class SearchEngine:
             rebuilt = iter(_range_texts(self._reader(), missing))
             texts = [next(rebuilt) if text is None else text for text in texts]
         terms = set(parsed.terms) | set(query_terms(" ".join(parsed.phrases)))
+        cards = self._cards.get(m.video_id for m in merged)
         out: list[SearchHit] = []
         for m, text in zip(merged, texts, strict=True):
-            row = info[m.chunk_ids[0]]
-            video = Video(
-                id=m.video_id,
-                title=row[8],
-                channel=row[9],
-                platform=row[10],
-                native_id=row[11],
-                url=row[12],
-                source_path=row[13],
-            )
+            card = cards.get(m.video_id)
+            if card is None:  # deleted since the chunks were read: not a hit any more
+                continue
             text = text or ""
             out.append(
                 SearchHit(
                     video_id=m.video_id,
-                    title=video.title,
-                    channel=video.channel,
+                    title=card.video.title,
+                    channel=card.video.channel,
                     start=m.start,
                     end=m.end,
-                    url=timestamp_url(video, m.start),
+                    url=timestamp_url(card.video, m.start),
                     snippet=snippet(text, terms),
                     text=text,
-                    chapter=None if row[14] is None else str(row[14]),
+                    chapter=card.chapter_title(m.chapter),
                     sources=m.sources,
                     score=m.score,
                     ranks=dict(m.ranks),

@@ -8,6 +8,7 @@ an unread result would block it anyway.
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 import weakref
@@ -54,6 +55,18 @@ class LibraryStore:
         self._lock = lock
         self._mutex = threading.RLock()
         self._readers: weakref.WeakSet[duckdb.DuckDBPyConnection] = weakref.WeakSet()
+        self._generation = 0
+
+    @property
+    def generation(self) -> int:
+        """Bumped after every committed write: equal numbers mean nothing changed since.
+
+        This process is the only writer (the owner lock), so readers such as the search
+        engine can keep what they derived from the tables until the number moves. Read it
+        BEFORE reading the tables: a write committing in between then costs one re-read,
+        never a stale answer.
+        """
+        return self._generation
 
     # -- life cycle -------------------------------------------------------------------------
     def close(self) -> None:
@@ -82,11 +95,13 @@ class LibraryStore:
                 yield self._conn
                 self._conn.execute("COMMIT")
             except BaseException as exc:
+                self._generation += 1  # a failed COMMIT may still have changed something
                 with suppress(duckdb.Error):
                     self._conn.execute("ROLLBACK")
                 if isinstance(exc, duckdb.IOException):
                     raise _storage_error(exc, self.path) from exc
                 raise
+            self._generation += 1
 
     @contextmanager
     def _reading(self) -> Iterator[duckdb.DuckDBPyConnection]:
@@ -246,8 +261,15 @@ _DUCKDB_PID = re.compile(r"\(PID (\d+)\)")
 
 
 def _connect(path: Path) -> duckdb.DuckDBPyConnection:
+    """The library's one DuckDB connection, using half the cores (at least one).
+
+    Its queries are small (a BM25 over a few terms' postings, a hundred chunks by id); on 2
+    cores, splitting them over DuckDB's threads cost more than it gained, and took the core
+    the vector side and the embedder need at the same moment: a hybrid search at 100k
+    chunks went from 26-28 ms to 22-24 ms (p50, bench/search_bench.py) with one thread.
+    """
     try:
-        return duckdb.connect(str(path))
+        return duckdb.connect(str(path), config={"threads": _duckdb_threads()})
     except duckdb.IOException as exc:
         text = str(exc)
         if "Could not set lock" in text or "Conflicting lock" in text:
@@ -272,6 +294,10 @@ def _connect(path: Path) -> duckdb.DuckDBPyConnection:
             f"{path} is not a v2c library: {str(exc).splitlines()[0]}",
             "pass --library with a .duckdb file made by v2c, or a new path to start one",
         ) from exc
+
+
+def _duckdb_threads() -> int:
+    return max(1, (os.cpu_count() or 2) // 2)
 
 
 def open_library(path: Path) -> LibraryStore:

@@ -146,6 +146,21 @@ MIGRATIONS: tuple[Migration, ...] = (
             )""",
         ),
     ),
+    Migration(
+        # BM25 needs each matching chunk's length: kept beside its postings, a keyword
+        # search reads the postings of its terms alone instead of joining every chunk.
+        "0005_postings_length",
+        (
+            "ALTER TABLE postings ADD COLUMN length INTEGER",
+            "UPDATE postings SET length = c.length FROM chunks c WHERE c.id = postings.chunk_id",
+            "DELETE FROM postings WHERE length IS NULL",  # orphans of a deleted chunk
+            """CREATE TABLE postings_sorted AS
+                SELECT term, chunk_id, tf, length FROM postings ORDER BY term, chunk_id""",
+            "DROP TABLE postings",
+            "ALTER TABLE postings_sorted RENAME TO postings",
+            "DELETE FROM index_state WHERE key = 'unsorted_postings'",
+        ),
+    ),
 )
 
 

@@ -1,9 +1,11 @@
 """The search index tables: chunks, BM25 postings, vectors and the per-video manifest.
 
-Postings are kept physically sorted by term: DuckDB prunes row groups by their min/max
-(zone maps), so a query that looks up three terms reads a few row groups instead of the
-whole table (about 20 ms over 5M postings, measured). New postings are appended unsorted
-and the table is rewritten in term order once the unsorted tail grows past a fraction of it.
+A posting is (term, chunk, tf, chunk length): the length is the chunk's, repeated so that
+BM25 reads postings alone. Postings are kept physically sorted by term: DuckDB prunes row
+groups by their min/max (zone maps), so a query that looks up three terms reads a few row
+groups instead of the whole table (about 20 ms over 5M postings, measured). New postings are
+appended unsorted and the table is rewritten in term order once the unsorted tail grows past
+a fraction of it.
 """
 
 from __future__ import annotations
@@ -102,16 +104,18 @@ def write_keyword_index(
         terms: list[str] = []
         chunk_ids: list[int] = []
         tfs: list[int] = []
+        lengths: list[int] = []
         for cid, chunk in zip(ids, chunks, strict=True):
             for term, tf in Counter(chunk.terms).items():
                 terms.append(term)
                 chunk_ids.append(cid)
                 tfs.append(tf)
+                lengths.append(len(chunk.terms))
         if terms:
             conn.execute(
                 "INSERT INTO postings SELECT unnest(?::VARCHAR[]), unnest(?::BIGINT[]),"
-                " unnest(?::INTEGER[])",
-                [terms, chunk_ids, tfs],
+                " unnest(?::INTEGER[]), unnest(?::INTEGER[])",
+                [terms, chunk_ids, tfs, lengths],
             )
             _set_state(conn, "unsorted_postings", _state(conn, "unsorted_postings") + len(terms))
     conn.execute(
@@ -131,7 +135,10 @@ def postings_need_sorting(conn: duckdb.DuckDBPyConnection) -> bool:
 
 def sort_postings(conn: duckdb.DuckDBPyConnection) -> None:
     """Rewrite postings in term order (inside the caller's transaction)."""
-    conn.execute("CREATE TABLE postings_sorted AS SELECT * FROM postings ORDER BY term, chunk_id")
+    conn.execute(
+        "CREATE TABLE postings_sorted AS"
+        " SELECT term, chunk_id, tf, length FROM postings ORDER BY term, chunk_id"
+    )
     conn.execute("DROP TABLE postings")
     conn.execute("ALTER TABLE postings_sorted RENAME TO postings")
     _set_state(conn, "unsorted_postings", 0)
