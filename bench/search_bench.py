@@ -115,7 +115,8 @@ async def throughput(paths: list[str], workdir: Path, embedder: OnnxEmbedder, ro
 
     Each pass indexes a freshly imported library. The keyword + vector pass runs `rounds`
     times: on a shared machine one run can be 20% off, so every run is printed with the
-    median and the best.
+    median and the best, and with the process's CPU time (hours of speech per CPU-minute,
+    times the cores, is what the cores would give if the machine were quiet).
     """
     print(f"== index throughput: the whole corpus, real embedder; {_load()} ==")
     full = workdir / "corpus.duckdb"
@@ -130,9 +131,10 @@ async def throughput(paths: list[str], workdir: Path, embedder: OnnxEmbedder, ro
             import_s = await import_paths(store, paths)
             hours = speech_hours(store)
             engine = SearchEngine(store, embedder)
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), time.process_time()
             await engine.index_pending(vectors=vectors)
             elapsed = time.perf_counter() - started
+            cpu = time.process_time() - cpu_started
             chunks = chunk_count(store)
             await engine.aclose()
         finally:
@@ -143,7 +145,9 @@ async def throughput(paths: list[str], workdir: Path, embedder: OnnxEmbedder, ro
         print(
             f"  {label:17s} {hours:5.1f} h of speech, {chunks} chunks in "
             f"{elapsed:6.1f} s: {rate:6.1f} hours/min "
-            f"({chunks / elapsed:6.1f} chunks/s; import before it {import_s:.1f} s; {_load()})"
+            f"({chunks / elapsed:6.1f} chunks/s; import before it {import_s:.1f} s; "
+            f"process CPU {cpu:.1f} s = "
+            f"{hours / (cpu / 60):.1f} hours per CPU-minute; {_load()})"
         )
     if rates:
         print(
