@@ -1,23 +1,56 @@
 """Test set-up shared by every test: a private home directory and no network.
 
 Every test runs with `V2C_HOME` in a temp dir (so nothing touches the user's library) and
-with sockets limited to loopback, so a test that would reach the internet fails loudly.
+with sockets and name lookups limited to this machine, in the test process and in every
+Python process it starts (tests/support/network_guard.py). A test during which anything
+tried to reach the internet fails, even if the code under test handled the error.
 """
 
 from __future__ import annotations
 
-import ipaddress
 import os
-import socket
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.support import network_guard
+
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("V2C_SHARED", REPO.parent / "shared"))
 CORPUS = SHARED / "corpus"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+#: On a child's PYTHONPATH, its sitecustomize installs the network guard at start-up.
+GUARDED_PYTHON = Path(__file__).resolve().parent / "support" / "guarded_python"
+
+
+def child_env() -> dict[str, str]:
+    """What every Python process a test starts needs: the guard and the attempt log.
+
+    `os.environ` already carries both (set at start-up below); tests that build a child's
+    environment from scratch add these.
+    """
+    return {
+        "PYTHONPATH": os.pathsep.join([str(GUARDED_PYTHON), str(REPO)]),
+        network_guard.LOG_VARIABLE: os.environ[network_guard.LOG_VARIABLE],
+    }
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    handle, log = tempfile.mkstemp(prefix="v2c-network-attempts-", suffix=".log")
+    os.close(handle)
+    os.environ[network_guard.LOG_VARIABLE] = log
+    inherited = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        [str(GUARDED_PYTHON), str(REPO), *([inherited] if inherited else [])]
+    )
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    log = os.environ.pop(network_guard.LOG_VARIABLE, None)
+    if log:
+        Path(log).unlink(missing_ok=True)
 
 
 def corpus_path(relative: str) -> Path:
@@ -26,18 +59,6 @@ def corpus_path(relative: str) -> Path:
     if not path.exists():
         pytest.skip(f"../shared/corpus is not beside this checkout ({relative} missing)")
     return path
-
-
-def _is_loopback(address: object) -> bool:
-    if isinstance(address, tuple) and address:
-        host = str(address[0])
-        if host in ("localhost", ""):
-            return True
-        try:
-            return ipaddress.ip_address(host).is_loopback
-        except ValueError:
-            return False
-    return True  # Unix domain sockets and the like stay on this machine
 
 
 @pytest.fixture(autouse=True)
@@ -51,19 +72,13 @@ def _private_home(
 
 @pytest.fixture(autouse=True)
 def _no_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    real_connect = socket.socket.connect
-    real_connect_ex = socket.socket.connect_ex
-
-    def guarded_connect(self: socket.socket, address: object) -> object:
-        if not _is_loopback(address):
-            raise OSError(f"test tried to reach the network: {address!r}")
-        return real_connect(self, address)  # type: ignore[arg-type]
-
-    def guarded_connect_ex(self: socket.socket, address: object) -> int:
-        if not _is_loopback(address):
-            raise OSError(f"test tried to reach the network: {address!r}")
-        return real_connect_ex(self, address)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(socket.socket, "connect", guarded_connect)
-    monkeypatch.setattr(socket.socket, "connect_ex", guarded_connect_ex)
+    network_guard.install(monkeypatch.setattr)
+    log = Path(os.environ[network_guard.LOG_VARIABLE])
+    seen_here, seen_in_children = len(network_guard.ATTEMPTS), log.stat().st_size
     yield
+    here = network_guard.ATTEMPTS[seen_here:]
+    with log.open(encoding="utf-8") as handle:
+        handle.seek(seen_in_children)
+        children = handle.read().splitlines()
+    if here or children:
+        pytest.fail(f"the test tried to reach the network: {here + children}", pytrace=False)

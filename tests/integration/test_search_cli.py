@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import REPO, corpus_path
+from tests.conftest import REPO, child_env, corpus_path
 from v2c_desktop.cli.main import main
 
 pytestmark = [pytest.mark.corpus, pytest.mark.timeout(600)]
@@ -120,7 +120,7 @@ def test_text_output_and_usage_errors(
 
 
 def test_search_as_a_subprocess(library: Path, tmp_path: Path) -> None:
-    env = {**os.environ, "V2C_HOME": str(tmp_path / "home"), "PYTHONPATH": str(REPO)}
+    env = {**os.environ, "V2C_HOME": str(tmp_path / "home"), **child_env()}
     done = subprocess.run(
         [
             sys.executable,

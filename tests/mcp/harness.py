@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.types import CallToolResult, TextContent
 
-from tests.conftest import REPO
+from tests.conftest import REPO, child_env
 from v2c_desktop.core.services import Services
 
 T = TypeVar("T")
@@ -32,14 +32,14 @@ SERVER = [sys.executable, "-m", "v2c_desktop.cli.main", "mcp"]
 def server_env(home: Path, runtime: Path) -> dict[str, str]:
     """What a server process gets: a private home and socket dir, and no way to the internet.
 
-    The proxy variables point at a closed local port so any stray web request fails fast
-    instead of leaving the machine (tests must never reach the internet).
+    `child_env` brings the network guard (and its attempt log); the proxy variables point at
+    a closed local port besides, so a stray web request fails fast at the proxy.
     """
     dead = "http://127.0.0.1:9"
     return {
         "V2C_HOME": str(home),
         "XDG_RUNTIME_DIR": str(runtime),
-        "PYTHONPATH": str(REPO),
+        **child_env(),
         "PYTHONUNBUFFERED": "1",
         "HTTP_PROXY": dead,
         "HTTPS_PROXY": dead,
