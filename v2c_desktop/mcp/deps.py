@@ -25,7 +25,6 @@ from pathlib import Path
 from v2c_desktop.core.api import CoreAPI
 from v2c_desktop.core.errors import V2CError, bad_request, not_found
 from v2c_desktop.core.owner import Session, open_session
-from v2c_desktop.core.owner import register as register_wire_type
 from v2c_desktop.core.progress import ProgressCallback, ignore_progress
 from v2c_desktop.core.services import Services
 from v2c_desktop.core.settings import load_settings
@@ -39,35 +38,6 @@ _BARE_YOUTUBE_ID = re.compile(r"^[A-Za-z0-9_-]{11}$")
 _LIST_SEPARATORS = re.compile(r"[\s,]+")
 
 SessionOpener = Callable[[Path], Awaitable[Session[CoreAPI]]]
-
-
-def register_wire_types() -> None:
-    """Let `ask`'s request and events cross the owner socket (`CoreAPI.ask` is served).
-
-    The core codec does not list them yet; registering the same classes again is a no-op,
-    so this stays harmless once it does. An owner that is not an MCP server still needs the
-    core to register them.
-    """
-    from v2c_desktop.core.ask.citations import Citation
-    from v2c_desktop.core.ask.events import (
-        AskDelta,
-        AskDone,
-        AskError,
-        AskMeta,
-        AskReasoning,
-        AskRequest,
-        SourceInfo,
-    )
-
-    kinds = (AskRequest, AskMeta, AskReasoning, AskDelta, AskDone, AskError, SourceInfo)
-    for cls in (*kinds, Citation):
-        try:
-            register_wire_type(cls)
-        except ValueError:  # the core registered another class by that name: its choice wins
-            log.warning("not registering %s for the owner socket: name taken", cls.__name__)
-
-
-register_wire_types()
 
 
 def saved_web_access() -> WebAccess:

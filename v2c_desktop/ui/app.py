@@ -75,9 +75,6 @@ async def open_core(
     from v2c_desktop.core.sources.web.settings import WebSettings
     from v2c_desktop.core.sources.web_access import WebAccess
 
-    from .wire_types import register_wire_types
-
-    register_wire_types()
     settings = settings or load_settings()
     imports = settings.imports
 
