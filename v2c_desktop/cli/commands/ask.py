@@ -89,12 +89,7 @@ async def run_ask(args: argparse.Namespace) -> int:
             elif isinstance(event, AskDone):
                 final = event
             elif isinstance(event, AskError):
-                raise V2CError(
-                    event.code,
-                    event.message,
-                    event.hint,  # type: ignore[arg-type]
-                    {"attempts": event.attempts},
-                )
+                raise V2CError(event.code, event.message, event.hint, {"attempts": event.attempts})
     assert final is not None
     if args.json:
         emit_json(asdict(final))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import ErrorCode
 from .citations import Citation
 
 
@@ -77,7 +78,7 @@ class AskDone:
 
 @dataclass(frozen=True)
 class AskError:
-    code: str
+    code: ErrorCode
     message: str
     hint: str
     attempts: list[dict[str, Any]] = field(default_factory=list)
