@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QSize, QSizeF, Qt, QUrl, Signal
-from PySide6.QtGui import QKeyEvent, QMouseEvent, QResizeEvent
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QFrame,
     QLabel,
@@ -34,6 +34,7 @@ from .chat_render import (
     targets_from_cards,
     targets_from_sources,
 )
+from .seek_card import SeekCard, card_label
 
 EXTRACTIVE_LABEL = "Extractive answer: passages quoted from the videos, not written by a model"
 
@@ -82,49 +83,26 @@ class AnswerView(QTextBrowser):
             self.seek_requested.emit(*target)
 
 
-class SourceCard(QFrame):
-    """A cited moment: `[n] title · m:ss` and its quote; a click plays it.
-
-    Signals:
-        seek_requested(video_id, seconds)
-    """
-
-    seek_requested = Signal(str, float)
+class SourceCard(SeekCard):
+    """A cited moment: `[n] title · m:ss` and its quote; a click plays it."""
 
     def __init__(self, card: CitationCard, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        super().__init__("sourceCard", parent)
         self.card = card
-        self.setObjectName("sourceCard")
-        self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.setToolTip("Click (or press Enter) to play this moment")
-        self.title = QLabel(f"<b>[{card.n}]</b> {escape(card.title)} · {escape(card.time)}")
-        self.title.setObjectName("sourceTitle")
-        self.title.setTextFormat(Qt.TextFormat.RichText)
-        self.title.setWordWrap(True)
-        self.quote = QLabel(f"“{card.quote}”" if card.quote else "")
-        self.quote.setObjectName("sourceQuote")
-        self.quote.setTextFormat(Qt.TextFormat.PlainText)
-        self.quote.setWordWrap(True)
+        self.set_moment(card.video_id, card.start)
+        self.title = card_label(
+            f"<b>[{card.n}]</b> {escape(card.title)} · {escape(card.time)}",
+            "sourceTitle",
+            Qt.TextFormat.RichText,
+        )
+        self.quote = card_label(
+            f"“{card.quote}”" if card.quote else "", "sourceQuote", Qt.TextFormat.PlainText
+        )
         self.quote.setVisible(bool(card.quote))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 4, 8, 4)
         layout.addWidget(self.title)
         layout.addWidget(self.quote)
-
-    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
-        super().mouseReleaseEvent(event)
-        if event.button() == Qt.MouseButton.LeftButton:
-            self.activate()
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-            self.activate()
-        else:
-            super().keyPressEvent(event)
-
-    def activate(self) -> None:
-        self.seek_requested.emit(self.card.video_id, self.card.start)
 
 
 class Thinking(QWidget):
