@@ -18,6 +18,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import INTERNAL_ERROR, INVALID_PARAMS, Resource
 
 from v2c_desktop.core.errors import V2CError
+from v2c_desktop.core.model import VideoRecord
 from v2c_desktop.core.render import render
 
 from .deps import Deps
@@ -48,6 +49,15 @@ def _protocol_error(error: V2CError) -> MCPError:
     return MCPError(code, f"{error.message}{hint}", error_body(error))
 
 
+async def _saved_video(deps: Deps, ref: str) -> VideoRecord:
+    """The saved video `ref` names, or the protocol error a resource read must raise."""
+    try:
+        api = await deps.core()
+        return await api.get_video(await api.resolve(ref))
+    except V2CError as error:
+        raise _protocol_error(error) from None
+
+
 def register(server: V2CServer, deps: Deps) -> None:
     @server.resource(
         "v2c://video/{id}/transcript",
@@ -57,12 +67,7 @@ def register(server: V2CServer, deps: Deps) -> None:
         mime_type="text/plain",
     )
     async def video_transcript(id: str) -> str:
-        try:
-            api = await deps.core()
-            record = await api.get_video(await api.resolve(id))
-        except V2CError as error:
-            raise _protocol_error(error) from None
-        return render(record, "text")
+        return render(await _saved_video(deps, id), "text")
 
     @server.resource(
         "v2c://video/{id}",
@@ -72,12 +77,7 @@ def register(server: V2CServer, deps: Deps) -> None:
         mime_type="application/json",
     )
     async def video(id: str) -> str:
-        try:
-            api = await deps.core()
-            record = await api.get_video(await api.resolve(id))
-        except V2CError as error:
-            raise _protocol_error(error) from None
-        return dumps(video_metadata(record))
+        return dumps(video_metadata(await _saved_video(deps, id)))
 
     @server.resource(
         "v2c://collection/{id}",
