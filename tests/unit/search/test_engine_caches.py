@@ -24,6 +24,7 @@ from v2c_desktop.core.search.request import SearchRequest, SearchResult
 from v2c_desktop.core.search.vectors import PARALLEL_ROWS, VectorIndex
 from v2c_desktop.core.store import LibraryStore, open_library
 from v2c_desktop.core.store.migrations import MIGRATIONS, migrate
+from v2c_desktop.core.store.until_write import UntilWrite
 
 LINES = [
     "Welcome to the workshop on sourdough bread and wild yeast.",
@@ -159,3 +160,19 @@ def test_the_sliced_similarity_product_ranks_like_one_product() -> None:
     unit = matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
     expected = np.argsort(-(unit @ (query / np.linalg.norm(query))), kind="stable")[:20]
     assert [cid for cid, _ in index.top(query, limit=20)] == [int(i) for i in expected]
+
+
+def test_until_write_recomputes_after_a_write_and_keeps_only_what_it_may(lib: Harness) -> None:
+    calls: list[int] = []
+
+    def compute() -> int:
+        calls.append(lib.store.generation)
+        return len(calls)
+
+    kept = UntilWrite[int](lib.store)
+    assert (kept.get(compute), kept.get(compute)) == (1, 1)
+    lib.store.create_collection("Loaves")
+    assert kept.get(compute) == 2
+    refused = UntilWrite[int](lib.store)
+    assert refused.get(compute, keep=lambda _: False) == 3
+    assert refused.get(compute, keep=lambda _: False) == 4  # never kept: computed each time

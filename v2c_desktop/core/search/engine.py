@@ -40,6 +40,7 @@ from ..ids import timestamp_url
 from ..models.types import ChatModel, EmbeddingModel
 from ..progress import Progress, ProgressCallback, ignore_progress
 from ..store import LibraryStore
+from ..store.until_write import UntilWrite
 from .bm25 import CorpusStats, bm25_top, corpus_stats
 from .filters import allowed_videos
 from .fusion import Fused, FusionSettings, fused_score, rrf
@@ -136,8 +137,8 @@ class SearchEngine:
         self._cursors_lock = threading.Lock()
         self._query_vectors: OrderedDict[str, Vector] = OrderedDict()
         self._reindexed: list[dict[str, str]] = []
-        self._clean_state: tuple[int, LibraryState] | None = None  # (store generation, state)
-        self._bm25_stats: tuple[int, CorpusStats] | None = None  # (store generation, stats)
+        self._clean_state: UntilWrite[LibraryState | None] = UntilWrite(store)
+        self._bm25_stats: UntilWrite[CorpusStats] = UntilWrite(store)
         self._cards = VideoCards(store, self._reader)
 
     # -- index --------------------------------------------------------------------------------
@@ -159,16 +160,10 @@ class SearchEngine:
         until the store's next write, so most searches read no table for them."""
         model = self.embedder.info.id if self.embedder is not None else None
         if not list_vectors:
-            generation = self.store.generation  # before the read: see LibraryStore.generation
-            clean = self._clean_state
-            if clean is not None and clean[0] == generation:
-                return clean[1]
-            indexed, indexed_sum, chunks, with_vectors, videos, videos_sum = (
-                self._reader().execute(_FINGERPRINT_SQL, [model]).fetchall()[0]
+            state = self._clean_state.get(
+                lambda: self._fingerprint(model), keep=lambda found: found is not None
             )
-            if indexed == videos and indexed_sum == videos_sum:
-                state = LibraryState(int(videos), int(indexed), int(chunks), int(with_vectors))
-                self._clean_state = (generation, state)
+            if state is not None:
                 return state
         rows = (
             self._reader()
@@ -188,6 +183,15 @@ class SearchEngine:
             vectors_stale=tuple(sorted(lists["vectors"])),
             gone=tuple(sorted(lists["gone"])),
         )
+
+    def _fingerprint(self, model: str | None) -> LibraryState | None:
+        """The sizes from one cheap query when every video is indexed, else None."""
+        indexed, indexed_sum, chunks, with_vectors, videos, videos_sum = (
+            self._reader().execute(_FINGERPRINT_SQL, [model]).fetchall()[0]
+        )
+        if indexed == videos and indexed_sum == videos_sum:
+            return LibraryState(int(videos), int(indexed), int(chunks), int(with_vectors))
+        return None
 
     def _reconcile_vectors(self, state: LibraryState) -> None:
         """Drop in-memory vectors of videos the library no longer holds (deleted without
@@ -450,20 +454,9 @@ class SearchEngine:
     ) -> list[int]:
         limit = PHRASE_CANDIDATES if _needs_filter(parsed) else CANDIDATES
         reader = self._reader()
-        ranked = bm25_top(
-            reader, parsed.terms, limit=limit, videos=allowed, stats=self._corpus_stats(reader)
-        )
+        stats = self._bm25_stats.get(lambda: corpus_stats(reader))
+        ranked = bm25_top(reader, parsed.terms, limit=limit, videos=allowed, stats=stats)
         return self._satisfying([cid for cid, _ in ranked], parsed, candidates, checked)
-
-    def _corpus_stats(self, reader: duckdb.DuckDBPyConnection) -> CorpusStats:
-        """Chunk count and average length, read again only after the store has changed."""
-        generation = self.store.generation  # before the read: see LibraryStore.generation
-        cached = self._bm25_stats
-        if cached is not None and cached[0] == generation:
-            return cached[1]
-        stats = corpus_stats(reader)
-        self._bm25_stats = (generation, stats)
-        return stats
 
     async def _vector_side(
         self,

@@ -9,7 +9,6 @@ video not seen before two more queries (about 2.5 ms).
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -17,6 +16,7 @@ import duckdb
 
 from ..model import Video
 from ..store import LibraryStore
+from ..store.until_write import UntilWrite
 
 _VIDEOS_SQL = "SELECT id, title, channel, platform, native_id, url, source_path FROM videos"
 _CHAPTERS_SQL = "SELECT video_id, idx, title FROM chapters"
@@ -37,19 +37,12 @@ class VideoCards:
     def __init__(
         self, store: LibraryStore, reader: Callable[[], duckdb.DuckDBPyConnection]
     ) -> None:
-        self._store = store
         self._reader = reader
-        self._lock = threading.Lock()
-        self._generation = -1
-        self._cards: dict[str, VideoCard] = {}
+        self._cards: UntilWrite[dict[str, VideoCard]] = UntilWrite(store)
 
     def get(self, video_ids: Iterable[str]) -> dict[str, VideoCard]:
         """Cards of those videos that exist; called from worker threads."""
-        generation = self._store.generation  # before the read: see LibraryStore.generation
-        with self._lock:
-            if generation != self._generation:
-                self._cards, self._generation = self._read(), generation
-            cards = self._cards
+        cards = self._cards.get(self._read)
         return {v: cards[v] for v in video_ids if v in cards}
 
     def _read(self) -> dict[str, VideoCard]:
