@@ -16,8 +16,9 @@ from tokenizers import Tokenizer
 
 from tests.conftest import REPO, corpus_path
 from v2c_desktop.core.errors import V2CError
+from v2c_desktop.core.models.catalog import app_models_dir
 from v2c_desktop.core.models.onnx_embedder import INFO, OnnxEmbedder
-from v2c_desktop.core.models.onnx_minilm import models_dir, onnx_file, tokenizer_file
+from v2c_desktop.core.models.onnx_minilm import onnx_file, tokenizer_file
 from v2c_desktop.core.models.types import EmbeddingModel
 
 NEURAL = "How do neural networks learn?"
@@ -242,8 +243,8 @@ def test_missing_model_file_is_a_typed_error(tmp_path: Path) -> None:
 def test_models_dir_beside_the_package_or_in_a_bundle(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert models_dir() == REPO / "models"
+    assert app_models_dir() == REPO / "models"
     assert tokenizer_file().is_file()
     (tmp_path / "models").mkdir()
     monkeypatch.setattr(sys, "_MEIPASS", str(tmp_path), raising=False)
-    assert models_dir() == tmp_path / "models"
+    assert app_models_dir() == tmp_path / "models"

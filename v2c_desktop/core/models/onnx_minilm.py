@@ -29,18 +29,13 @@ MODEL_FILE = "model-qint8.onnx"
 Int64s = npt.NDArray[np.int64]
 
 
-def models_dir() -> Path:
-    """The app's own `models/` folder (beside the package, or inside a PyInstaller bundle)."""
-    return app_models_dir()
-
-
 def tokenizer_file() -> Path:
-    return models_dir() / MODEL_DIR / "tokenizer.json"
+    return app_models_dir() / MODEL_DIR / "tokenizer.json"
 
 
 def onnx_file() -> Path:
     """The re-quantised int8 ONNX file that ships in models/ (packaging/quantize_embedder.py)."""
-    return models_dir() / MODEL_DIR / MODEL_FILE
+    return app_models_dir() / MODEL_DIR / MODEL_FILE
 
 
 def _model_missing(message: str) -> Exception:
