@@ -39,6 +39,18 @@ CRASH = "transcripts/crashcourse-psychology"
 BLUE = "transcripts/3blue1brown"
 
 
+def v2c(library: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    """One `v2c --library LIBRARY ARGS...` command as its own process, output captured."""
+    return subprocess.run(
+        [sys.executable, "-m", "v2c_desktop.cli.main", "--library", str(library), *args],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
 class Owner:
     """tests/support/library_session.py as the library's owner."""
 
@@ -188,23 +200,7 @@ def test_owner_two_mcp_servers_and_an_importer_share_one_library(
             Driver("beta", clients[1], b_files, list(known)),
         ]
         cli_shares = (
-            subprocess.run(
-                [
-                    sys.executable,
-                    "-m",
-                    "v2c_desktop.cli.main",
-                    "--library",
-                    str(library),
-                    "add",
-                    "--no-index",
-                    str(REPO / "resources" / "samples"),
-                ],
-                cwd=REPO,
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=60,
-            ).returncode
+            v2c(library, env, "add", "--no-index", str(REPO / "resources" / "samples")).returncode
             == 0
         )
         adder = (
@@ -270,22 +266,7 @@ def test_owner_two_mcp_servers_and_an_importer_share_one_library(
             len(d.created) for d in drivers
         )
         if cli_shares:  # a `v2c` command started now sees what the agents imported
-            listed_by_cli = subprocess.run(
-                [
-                    sys.executable,
-                    "-m",
-                    "v2c_desktop.cli.main",
-                    "--library",
-                    str(library),
-                    "list",
-                    "--json",
-                ],
-                cwd=REPO,
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=60,
-            )
+            listed_by_cli = v2c(library, env, "list", "--json")
             cli_ids = {v["id"] for v in json.loads(listed_by_cli.stdout)["videos"]}
             assert imports <= cli_ids, "a `v2c` command does not see every import"
         lock_errors = [e for e in errors if "library-in-use" in e]
@@ -340,23 +321,7 @@ def test_v2c_add_goes_through_the_owner(tmp_path: Path) -> None:
     library = tmp_path / "library.duckdb"
     owner = Owner(library, env)
     try:
-        done = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "v2c_desktop.cli.main",
-                "--library",
-                str(library),
-                "add",
-                "--no-index",
-                str(REPO / "resources" / "samples"),
-            ],
-            cwd=REPO,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        done = v2c(library, env, "add", "--no-index", str(REPO / "resources" / "samples"))
         assert done.returncode == 0, done.stderr
     finally:
         owner.proc.kill()

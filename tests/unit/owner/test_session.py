@@ -10,6 +10,7 @@ import asyncio
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,10 +20,18 @@ from v2c_desktop.core.owner import (
     OwnerGone,
     OwnerServer,
     RemoteProxy,
+    Session,
     open_session,
     socket_path_for,
 )
 from v2c_desktop.core.store.lock import LibraryLock
+
+
+async def join(library: Path, made: list[LockedToy], runtime: Path, name: str) -> Session[Any]:
+    """Open a session on `library` as client `name`; an owner's toy target goes in `made`."""
+    return await open_session(
+        library, make_target=maker(library, made), client_name=name, runtime_dir=runtime
+    )
 
 
 @pytest.fixture
@@ -72,20 +81,14 @@ def test_the_next_call_after_the_owner_leaves_re_elects(tmp_path: Path, runtime:
     made: list[LockedToy] = []
 
     async def go() -> None:
-        first = await open_session(
-            library, make_target=maker(library, made), client_name="a", runtime_dir=runtime
-        )
-        second = await open_session(
-            library, make_target=maker(library, made), client_name="b", runtime_dir=runtime
-        )
+        first = await join(library, made, runtime, "a")
+        second = await join(library, made, runtime, "b")
         await first.aclose()
         # twenty calls hit the dead connection at once; one election, every call retried
         results = await asyncio.gather(*(second.api.add(i, 1) for i in range(20)))
         assert results == [i + 1 for i in range(20)]
         assert second.role == "owner" and len(made) == 2
-        third = await open_session(
-            library, make_target=maker(library, made), client_name="c", runtime_dir=runtime
-        )
+        third = await join(library, made, runtime, "c")
         assert third.role == "client" and await third.api.add(5) == 5
         await second.aclose()
         # a stream that fails before its first item is retried too
@@ -101,12 +104,8 @@ def test_a_call_in_flight_when_the_owner_dies_is_retried(tmp_path: Path, runtime
     made: list[LockedToy] = []
 
     async def go() -> None:
-        first = await open_session(
-            library, make_target=maker(library, made), client_name="a", runtime_dir=runtime
-        )
-        second = await open_session(
-            library, make_target=maker(library, made), client_name="b", runtime_dir=runtime
-        )
+        first = await join(library, made, runtime, "a")
+        second = await join(library, made, runtime, "b")
         call = asyncio.create_task(second.api.slow(0.3))
         await made[0].started.wait()
         assert first.server is not None
@@ -125,12 +124,8 @@ def test_a_stream_broken_midway_is_not_retried(tmp_path: Path, runtime: Path) ->
     made: list[LockedToy] = []
 
     async def go() -> None:
-        first = await open_session(
-            library, make_target=maker(library, made), client_name="a", runtime_dir=runtime
-        )
-        second = await open_session(
-            library, make_target=maker(library, made), client_name="b", runtime_dir=runtime
-        )
+        first = await join(library, made, runtime, "a")
+        second = await join(library, made, runtime, "b")
         got: list[int] = []
         with pytest.raises(OwnerGone):
             async for i in second.api.ticks(1000, 0.01):
@@ -152,12 +147,8 @@ def test_a_progress_callback_works_in_either_role(tmp_path: Path, runtime: Path)
     made: list[LockedToy] = []
 
     async def go() -> None:
-        first = await open_session(
-            library, make_target=maker(library, made), client_name="a", runtime_dir=runtime
-        )
-        second = await open_session(
-            library, make_target=maker(library, made), client_name="b", runtime_dir=runtime
-        )
+        first = await join(library, made, runtime, "a")
+        second = await join(library, made, runtime, "b")
         seen: list[int] = []
         assert await second.api.work(2, progress=lambda p: seen.append(p.done)) == 2
         await first.aclose()
@@ -241,9 +232,7 @@ def test_a_failed_server_start_closes_the_target(tmp_path: Path, runtime: Path) 
 
     async def go() -> None:
         with pytest.raises(V2CError, match="not a socket"):
-            await open_session(
-                library, make_target=maker(library, made), client_name="x", runtime_dir=runtime
-            )
+            await join(library, made, runtime, "x")
         assert made[0].closed and not made[0].lock.held
 
     run(go())
