@@ -6,6 +6,11 @@ scores the top `limit` hits with tests/eval/metrics.py. Prints a table like the 
 spec/search.md ("Evaluation").
 
     .venv/bin/python tests/eval/run_eval.py [--modes keyword,vector,hybrid] [--limit 5] [--json F]
+                                            [--vector-noise 0.001 [--seed N]]
+
+`--vector-noise` adds Gaussian noise of that size to every vector component (then scales
+back to unit length): a figure that holds under 1e-3 does not hang on the last bits a
+different CPU's float kernels may round differently (their differences are ~1e-7).
 
 Importable too: `run(modes=..., limit=5) -> dict`. The search engine and the embedder are
 imported only when a run starts, so this module loads before the engine exists.
@@ -46,6 +51,26 @@ def default_embedder() -> Any:
         return OnnxEmbedder()
     except Exception as exc:  # a missing model file, onnxruntime absent, ...
         raise EvalUnavailable(f"the local embedder does not load: {exc}") from exc
+
+
+class NoisyEmbedder:
+    """Wraps an embedder and perturbs its unit vectors by `scale` (for robustness runs)."""
+
+    def __init__(self, inner: Any, scale: float, seed: int = 0) -> None:
+        import numpy as np
+
+        self.inner, self.info, self.scale = inner, inner.info, scale
+        self._rng = np.random.default_rng(seed)
+
+    async def embed(self, texts: Sequence[str]) -> Any:
+        import numpy as np
+
+        vectors = await self.inner.embed(texts)
+        noisy = vectors + self._rng.normal(0.0, self.scale, vectors.shape)
+        return (noisy / np.linalg.norm(noisy, axis=1, keepdims=True)).astype(np.float32)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
 
 
 def transcripts_used(queries: Sequence[dict[str, Any]]) -> list[str]:
@@ -203,10 +228,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--modes", default=",".join(DEFAULT_MODES))
     parser.add_argument("--limit", type=int, default=K)
     parser.add_argument("--json", type=Path, help="also write the full report here")
+    parser.add_argument("--vector-noise", type=float, default=0.0, metavar="SCALE")
+    parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
+    factory = None
+    if args.vector_noise:
+        factory = lambda: NoisyEmbedder(default_embedder(), args.vector_noise, args.seed)  # noqa: E731
     try:
         report = run(
-            modes=[m.strip() for m in args.modes.split(",") if m.strip()], limit=args.limit
+            modes=[m.strip() for m in args.modes.split(",") if m.strip()],
+            limit=args.limit,
+            embedder_factory=factory,
         )
     except EvalUnavailable as exc:
         print(f"cannot run the evaluation: {exc}", file=sys.stderr)

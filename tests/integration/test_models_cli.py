@@ -24,7 +24,7 @@ def test_list_shows_catalog_installed_and_the_chat_chain(
 ) -> None:
     listing = run_json(capsys, ["models", "list"])
     by_id = {m["id"]: m for m in listing["models"]}
-    assert by_id["onnx/all-minilm-l6-v2-qint8"]["installed"] is True
+    assert by_id["onnx/all-minilm-l6-v2-int8w7"]["installed"] is True
     recommended = [m for m in listing["models"] if m["recommended"] and m["kind"] == "chat"]
     assert recommended and all(
         not m["installed"] and "v2c models pull" in m["install"] for m in recommended
@@ -56,7 +56,7 @@ def test_test_measures_the_chat_model_and_the_embedder(capsys: pytest.CaptureFix
     chat = run_json(capsys, ["models", "test", SMOL])
     assert chat["kind"] == "chat" and chat["completion_tokens"] > 0 and chat["answer"]
     assert chat["generation_tokens_per_s"] > 0 and chat["load_s"] > 0
-    embed = run_json(capsys, ["models", "test", "onnx/all-minilm-l6-v2-qint8"])
+    embed = run_json(capsys, ["models", "test", "onnx/all-minilm-l6-v2-int8w7"])
     assert embed["dimensions"] == 384 and embed["texts_per_s"] > 0
     missing = run_json(capsys, ["models", "test", "llamacpp/nope"], status=1)
     assert missing["error"] in ("bad-request", "not-found")

@@ -56,7 +56,7 @@ def test_search_json_has_hits_and_meta(library: Path, capsys: pytest.CaptureFixt
     assert "**" in top["snippet"] and top["chapter"]
     meta = out["meta"]
     assert meta["mode"] == "hybrid" and meta["sides"] == ["keyword", "vector"]
-    assert meta["embedding_model"] == "onnx/all-minilm-l6-v2-qint8"
+    assert meta["embedding_model"] == "onnx/all-minilm-l6-v2-int8w7"
     assert meta["vector"] == {"status": "ok", "covered": 3, "videos": 3}
     assert meta["index"]["videos"] == 3 and meta["index"]["chunks"] == meta["index"]["vectors"]
     assert meta["timings_ms"]["total"] > 0

@@ -40,7 +40,7 @@ class ModelSettings:
     policy: str = "local-only"
     chat_model: str | None = None
     strict: bool = False
-    embed_model: str = "onnx/all-minilm-l6-v2-qint8"
+    embed_model: str = "onnx/all-minilm-l6-v2-int8w7"
     servers: list[ServerSetting] = field(default_factory=list)
     detect_local_servers: bool = True
     idle_unload_s: float = 600.0

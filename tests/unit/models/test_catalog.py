@@ -44,7 +44,7 @@ REQUIRED = {
     "dimensions",
     "note",
 }
-EMBEDDER = "onnx/all-minilm-l6-v2-qint8"
+EMBEDDER = "onnx/all-minilm-l6-v2-int8w7"
 SMOLLM2 = "llamacpp/SmolLM2-135M-Instruct.Q4_1"
 
 
@@ -118,7 +118,7 @@ def test_the_catalog_has_what_the_app_relies_on() -> None:
     entries = {entry.id: entry for entry in load_catalog()}
     embedder = entries[EMBEDDER]
     assert (embedder.kind, embedder.runtime, embedder.dimensions) == ("embed", "onnx", 384)
-    assert embedder.source == AppSource("all-minilm-l6-v2", "model-qint8.onnx")
+    assert embedder.source == AppSource("all-minilm-l6-v2", "model-int8w7.onnx")
     smol = entries[SMOLLM2]
     assert smol.capable is False and smol.recommended is False
     assert smol.note == "plumbing test model: answers are poor"
@@ -166,7 +166,7 @@ def test_shipped_file_path_is_none_for_urls_and_missing_files() -> None:
         }
     )
     assert shipped_file_path(gone) is None
-    assert shipped_file_path(embedder) == app_models_dir() / "all-minilm-l6-v2/model-qint8.onnx"
+    assert shipped_file_path(embedder) == app_models_dir() / "all-minilm-l6-v2/model-int8w7.onnx"
 
 
 def test_find_entry() -> None:

@@ -35,7 +35,7 @@ from v2c_desktop.core.models.downloads import PROGRESS_INTERVAL_S, RESUME_HINT, 
 from v2c_desktop.core.models.manager import ModelManager
 from v2c_desktop.core.progress import Progress
 
-EMBEDDER = "onnx/all-minilm-l6-v2-qint8"
+EMBEDDER = "onnx/all-minilm-l6-v2-int8w7"
 SMOLLM2 = "llamacpp/SmolLM2-135M-Instruct.Q4_1"
 URL_PATH = "/files/minilm.onnx"
 

@@ -30,9 +30,9 @@ def _script():  # type: ignore[no-untyped-def]
 
 def test_rederiving_the_model_gives_the_shipped_bytes(tmp_path: Path) -> None:
     script = _script()
-    out = tmp_path / "model-qint8.onnx"
+    out = tmp_path / "model-int8w7.onnx"
     digest = script.quantize(script.source_model(), out)
-    entry = find_entry("onnx/all-minilm-l6-v2-qint8")
+    entry = find_entry("onnx/all-minilm-l6-v2-int8w7")
     assert entry is not None
     assert digest == entry.sha256 == hashlib.sha256(onnx_file().read_bytes()).hexdigest()
 

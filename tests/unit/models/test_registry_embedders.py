@@ -29,8 +29,11 @@ def test_the_default_is_the_shipped_onnx_embedder(tmp_path: Path) -> None:
     asyncio.run(models.http.aclose())
 
 
-def test_settings_saved_with_the_old_embedder_id_get_the_shipped_one(tmp_path: Path) -> None:
-    models = registry(tmp_path, embed_model="onnx/all-minilm-l6-v2")
+@pytest.mark.parametrize("old_id", ["onnx/all-minilm-l6-v2", "onnx/all-minilm-l6-v2-qint8"])
+def test_settings_saved_with_an_old_embedder_id_get_the_shipped_one(
+    tmp_path: Path, old_id: str
+) -> None:
+    models = registry(tmp_path, embed_model=old_id)
     assert models.embedder().info.id == DEFAULT_EMBEDDER
     asyncio.run(models.http.aclose())
 

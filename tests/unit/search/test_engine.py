@@ -52,7 +52,7 @@ AUTO_CAPTIONS = (
 HOMUNCULUS = "youtube:fxZWtc0mYpQ"
 SLEEP = "youtube:rMHus-0wFSo"
 MEMORIES = "youtube:bSycdIx-C48"
-ONNX_MODEL = "onnx/all-minilm-l6-v2-qint8"
+ONNX_MODEL = "onnx/all-minilm-l6-v2-int8w7"
 
 
 # -- shared helpers ------------------------------------------------------------------------------

@@ -5,9 +5,13 @@ tokenizer), so search works offline from the first run. The session is loaded on
 use, kept warm while it is being used, and dropped after `idle_unload_s` without use so an
 idle app does not hold the model's memory.
 
-Speed comes from doing less work per chunk: texts are tokenised once, sorted by length
-inside a window, cut into small batches, padded only to each batch's longest text, run one
-batch per core at a time, and written back in the caller's order.
+Every text runs alone through the model (one forward pass per text, no padding): the model
+quantises its activations per run, over everything in the run, so a text batched with
+others would get a vector that depends on its batch-mates (cosine down to 0.946 against
+itself alone on a CPU without VNNI). Alone, a text's vector is a function of its text only:
+the same words embed identically as a query, in a chunk, in any import. With no padding
+nothing is wasted, and one pass per core at a time is as fast as batches of 2-16 were
+(bench/embed_bench.py). Passes are handed out longest first, so the cores finish together.
 """
 
 from __future__ import annotations
@@ -30,14 +34,14 @@ from v2c_desktop.core.models.onnx_minilm import (
     load_session,
     load_tokenizer,
     onnx_file,
-    run_batch,
+    run_text,
     token_ids,
     tokenizer_file,
 )
 from v2c_desktop.core.models.types import ModelInfo, Vectors
 
 INFO = ModelInfo(
-    id="onnx/all-minilm-l6-v2-qint8",
+    id="onnx/all-minilm-l6-v2-int8w7",
     kind="embed",
     runtime="onnx",
     label="all-MiniLM-L6-v2 (int8 ONNX)",
@@ -47,23 +51,11 @@ INFO = ModelInfo(
     local=True,
 )
 
-#: Texts per forward pass at most. One: the model quantises its activations per run, over
-#: the whole batch, so a text's vector would otherwise depend on its batch-mates (cosine
-#: down to 0.98 against itself alone). One text per run keeps every vector a function of
-#: its text only - a query and the same words in a chunk embed identically - and, run on
-#: one thread per core, is as fast as batches of 2-16 (108 vs 105-127 chunks/s of ~124
-#: pieces on 2 cores, bench/embed_bench.py): with no padding, nothing is wasted.
-DEFAULT_BATCH_SIZE = 1
-#: Padded word pieces per forward pass at most. Activation memory grows with batch x
-#: length (about 0.1 MB per piece: 16 x 128 needs ~190 MB, 64 x 256 needs ~2.4 GB, and
-#: onnxruntime's arena keeps it), so a larger `batch_size` cannot blow up on long texts.
-DEFAULT_MAX_BATCH_TOKENS = 2048
-#: Texts tokenised and length-sorted together: bounds the memory of token lists for a
-#: very long input while keeping almost all of the gain of sorting.
-SORT_WINDOW = 1024
+#: Texts tokenised together: bounds the memory of token lists for a very long input.
+TOKENIZE_WINDOW = 1024
 
-#: One batch: the rows of the output it fills and their token ids.
-Batch = tuple[list[int], list[list[int]]]
+#: One forward pass: the row of the output it fills and its token ids.
+Run = tuple[int, list[int]]
 
 
 class OnnxEmbedder:
@@ -74,26 +66,20 @@ class OnnxEmbedder:
     well under that, so truncation only bites on unusual input.
 
     Calls are served one at a time by a worker thread owned by this object. Within a
-    call, batches run side by side on `threads` runner threads (default: one per core),
-    each batch on one core: a query's single batch stays on one thread, a transcript's
-    hundreds of chunks keep every core busy.
+    call, texts run side by side on `threads` runner threads (default: one per core),
+    each on one core: a query stays on one thread, a transcript's hundreds of chunks keep
+    every core busy.
     """
 
     def __init__(
         self,
         idle_unload_s: float = 300,
         *,
-        batch_size: int = DEFAULT_BATCH_SIZE,
-        max_batch_tokens: int = DEFAULT_MAX_BATCH_TOKENS,
         threads: int | None = None,
         model_path: Path | None = None,
         tokenizer_path: Path | None = None,
     ) -> None:
-        if batch_size < 1:
-            raise ValueError("batch_size must be at least 1")
         self.info = INFO
-        self.batch_size = batch_size
-        self.max_batch_tokens = max_batch_tokens
         self._idle_unload_s = idle_unload_s
         self._threads = max(1, threads or os.cpu_count() or 1)
         self._model_path = model_path
@@ -132,8 +118,8 @@ class OnnxEmbedder:
     async def embed(self, texts: Sequence[str]) -> Vectors:
         """One unit row per text, in order; the ONNX work runs off the event loop.
 
-        Cancelling the awaiting task stops the work before its next batch (the batch
-        already running finishes, its result is dropped).
+        Cancelling the awaiting task stops the work before its next text (the texts
+        already running finish, their results are dropped).
         """
         if self._closed:
             raise RuntimeError("this embedder is closed")
@@ -174,47 +160,34 @@ class OnnxEmbedder:
     # -- worker side -------------------------------------------------------------------
 
     def _embed(self, texts: list[str], stop: threading.Event | None) -> Vectors:
-        """Tokenise, sort, batch, run, un-sort; `stop` is checked before every batch."""
+        """Tokenise, run each text alone, longest first; `stop` is checked before each."""
         if not texts:
             return _empty()
         with self._lock:
             session, tokenizer = self._ensure_loaded()
             out = np.empty((len(texts), DIMENSIONS), dtype=np.float32)
-            for start in range(0, len(texts), SORT_WINDOW):
-                ids = token_ids(tokenizer, texts[start : start + SORT_WINDOW])
-                batches = self._batches(ids, start)
-                if self._threads == 1 or len(batches) == 1:
-                    _run_batches(session, iter(batches), threading.Lock(), out, stop)
+            for start in range(0, len(texts), TOKENIZE_WINDOW):
+                ids = token_ids(tokenizer, texts[start : start + TOKENIZE_WINDOW])
+                runs = _longest_first(ids, start)
+                if self._threads == 1 or len(runs) == 1:
+                    _run_texts(session, iter(runs), threading.Lock(), out, stop)
                 else:
-                    self._run_side_by_side(session, batches, out, stop)
+                    self._run_side_by_side(session, runs, out, stop)
             self._last_used = time.monotonic()
             return out
-
-    def _batches(self, ids: list[list[int]], offset: int) -> list[Batch]:
-        """Longest first, so similar lengths share a batch and little padding is run."""
-        order = sorted(range(len(ids)), key=lambda i: len(ids[i]), reverse=True)
-        batches: list[Batch] = []
-        first = 0
-        while first < len(order):
-            longest = len(ids[order[first]])
-            size = min(self.batch_size, max(1, self.max_batch_tokens // longest))
-            rows = order[first : first + size]
-            batches.append(([offset + row for row in rows], [ids[row] for row in rows]))
-            first += size
-        return batches
 
     def _run_side_by_side(
         self,
         session: Any,
-        batches: list[Batch],
+        runs: list[Run],
         out: Vectors,
         stop: threading.Event | None,
     ) -> None:
-        """Every runner takes the next batch until none is left; the first error wins."""
-        queue, taking = iter(batches), threading.Lock()
-        runners = min(self._threads, len(batches))
+        """Every runner takes the next text until none is left; the first error wins."""
+        queue, taking = iter(runs), threading.Lock()
+        runners = min(self._threads, len(runs))
         futures = [
-            self._runners.submit(_run_batches, session, queue, taking, out, stop)
+            self._runners.submit(_run_texts, session, queue, taking, out, stop)
             for _ in range(runners)
         ]
         concurrent.futures.wait(futures)
@@ -255,23 +228,30 @@ class OnnxEmbedder:
             self._arm(loop, self._idle_unload_s)
 
 
-def _run_batches(
+def _longest_first(ids: list[list[int]], offset: int) -> list[Run]:
+    """The texts' runs, longest first: the long ones start early, so no core idles at
+    the end while another works through a long text alone."""
+    order = sorted(range(len(ids)), key=lambda i: len(ids[i]), reverse=True)
+    return [(offset + row, ids[row]) for row in order]
+
+
+def _run_texts(
     session: Any,
-    queue: Iterator[Batch],
+    queue: Iterator[Run],
     taking: threading.Lock,
     out: Vectors,
     stop: threading.Event | None,
 ) -> None:
-    """Run batches from the shared queue into their rows of `out` until it is empty."""
+    """Run texts from the shared queue into their rows of `out` until it is empty."""
     while True:
         if stop is not None and stop.is_set():
             raise concurrent.futures.CancelledError()
         with taking:
-            batch = next(queue, None)
-        if batch is None:
+            run = next(queue, None)
+        if run is None:
             return
-        rows, ids = batch
-        out[rows] = run_batch(session, ids)
+        row, ids = run
+        out[row] = run_text(session, ids)
 
 
 def _as_list(texts: Sequence[str]) -> list[str]:

@@ -1,7 +1,7 @@
-"""all-MiniLM-L6-v2 as int8 ONNX: where its files are, how to load them, one batch's maths.
+"""all-MiniLM-L6-v2 as int8 ONNX: where its files are, how to load them, one text's maths.
 
 Kept apart from `onnx_embedder` so the blocking pieces (file lookup, session options,
-pad-run-pool) read on their own, without the async lifecycle wrapped around them.
+run-pool) read on their own, without the async lifecycle wrapped around them.
 Nothing here holds state: the embedder owns the session and the tokenizer.
 """
 
@@ -17,16 +17,15 @@ from tokenizers import Tokenizer
 
 from v2c_desktop.core.errors import not_found
 from v2c_desktop.core.models.catalog import app_models_dir
-from v2c_desktop.core.models.types import Vectors
 
 #: The model's own `max_seq_length` (sentence-transformers config): it was trained on
 #: pieces up to this long, so longer texts are cut here (special tokens included).
 MAX_TOKENS = 256
 DIMENSIONS = 384
 MODEL_DIR = "all-minilm-l6-v2"
-MODEL_FILE = "model-qint8.onnx"
+MODEL_FILE = "model-int8w7.onnx"
 
-Int64s = npt.NDArray[np.int64]
+Vector = npt.NDArray[np.float32]
 
 
 def tokenizer_file() -> Path:
@@ -68,8 +67,8 @@ def load_session(path: Path) -> Any:
 
     The file holds int8 weights for onnxruntime's integer GEMM kernels (dynamic
     quantisation: activations are quantised per run). The embedder gets its parallelism by
-    running independent batches on one thread per core over this one session (`run` is
-    thread-safe): with 2 cores that made 94-122 chunks/s against 76-96 for one batch spread
+    running independent texts on one thread per core over this one session (`run` is
+    thread-safe): with 2 cores that made 94-122 chunks/s against 76-96 for one pass spread
     over both cores, which pays a synchronisation per operator (bench/embed_bench.py).
     BASIC optimisation measured as fast as ALL here and changes nothing numerically.
     """
@@ -94,38 +93,27 @@ def token_ids(tokenizer: Tokenizer, texts: Sequence[str]) -> list[list[int]]:
     return [encoding.ids for encoding in tokenizer.encode_batch_fast(list(texts))]
 
 
-def pad(batch: Sequence[Sequence[int]]) -> tuple[Int64s, Int64s]:
-    """Ids and attention mask, padded with 0 to the longest text of this batch only."""
-    lengths = np.fromiter((len(ids) for ids in batch), dtype=np.int64, count=len(batch))
-    width = int(lengths.max())
-    input_ids = np.zeros((len(batch), width), dtype=np.int64)
-    for row, ids in enumerate(batch):
-        input_ids[row, : len(ids)] = ids
-    mask = (np.arange(width, dtype=np.int64)[None, :] < lengths[:, None]).astype(np.int64)
-    return input_ids, mask
+def run_text(session: Any, ids: Sequence[int]) -> Vector:
+    """One forward pass over one tokenised text: its 384-dim unit vector.
+
+    One text per pass, never a batch: activations are quantised per pass, so texts sharing
+    a pass would change each other's vectors (see `onnx_embedder`).
+    """
+    input_ids = np.asarray([ids], dtype=np.int64)
+    feeds = {
+        "input_ids": input_ids,
+        "attention_mask": np.ones_like(input_ids),
+        "token_type_ids": np.zeros_like(input_ids),
+    }
+    (hidden,) = session.run(["last_hidden_state"], feeds)
+    return mean_pool(np.asarray(hidden[0], dtype=np.float32))
 
 
-def mean_pool(hidden: npt.NDArray[np.float32], mask: Int64s) -> Vectors:
-    """Mean of the token vectors that are not padding, scaled to unit length.
+def mean_pool(hidden: npt.NDArray[np.float32]) -> Vector:
+    """Mean of a text's token vectors, scaled to unit length.
 
     This is what sentence-transformers does for this model (Pooling(mean) + Normalize);
     cosine similarity then reduces to a dot product for the store.
     """
-    weights = mask.astype(np.float32)
-    summed = np.einsum("bsd,bs->bd", hidden, weights)
-    counts = np.maximum(weights.sum(axis=1, keepdims=True), 1e-9)
-    means = summed / counts
-    norms = np.maximum(np.linalg.norm(means, axis=1, keepdims=True), 1e-12)
-    return np.asarray(means / norms, dtype=np.float32)
-
-
-def run_batch(session: Any, batch: Sequence[Sequence[int]]) -> Vectors:
-    """One forward pass over already-tokenised texts: (len(batch), 384) unit vectors."""
-    input_ids, mask = pad(batch)
-    feeds = {
-        "input_ids": input_ids,
-        "attention_mask": mask,
-        "token_type_ids": np.zeros_like(input_ids),
-    }
-    (hidden,) = session.run(["last_hidden_state"], feeds)
-    return mean_pool(np.asarray(hidden, dtype=np.float32), mask)
+    mean = hidden.mean(axis=0)
+    return np.asarray(mean / max(float(np.linalg.norm(mean)), 1e-12), dtype=np.float32)

@@ -27,11 +27,16 @@ from .openai_compat import (
 )
 from .types import ChatModel, EmbeddingModel
 
-DEFAULT_EMBEDDER = "onnx/all-minilm-l6-v2-qint8"
+DEFAULT_EMBEDDER = "onnx/all-minilm-l6-v2-int8w7"
 #: Embedder ids that settings saved by earlier versions may still name. The search index
 #: records the id it was built with, so a library indexed with the old file re-embeds once
 #: (reported as `reindexed_from`) instead of mixing vectors of two quantisations.
-RENAMED_EMBEDDERS = {"onnx/all-minilm-l6-v2": DEFAULT_EMBEDDER}
+#: `-qint8` had full-range int8 weights, whose vectors differed between CPUs with and
+#: without AVX-512 VNNI (packaging/quantize_embedder.py says why).
+RENAMED_EMBEDDERS = {
+    "onnx/all-minilm-l6-v2": DEFAULT_EMBEDDER,
+    "onnx/all-minilm-l6-v2-qint8": DEFAULT_EMBEDDER,
+}
 DETECTED_QUALITY = 40
 
 
