@@ -239,3 +239,16 @@ def test_the_add_dialog_imports_pasted_paths_into_a_collection(
     qtbot.waitUntil(lambda: [c.name for c in pane.sidebar.collections()] == ["Math"])
     origins = {v.origin for v in pane.table.model.videos()}
     assert origins == {"subtitle-file"}
+
+
+def test_an_unreachable_address_is_plain_words_with_the_apps_own_hint(
+    qtbot: QtBot, core: CoreAPI, runner: JobRunner
+) -> None:
+    """The app names its settings page, never a command-line flag (`.invalid` never resolves)."""
+    pane = make_pane(qtbot, core, runner)
+    with qtbot.waitSignal(runner.finished, timeout=60000):
+        job = pane.start_import(["https://example.invalid/x"])
+    text = pane.imports.rows[job].failures.text()
+    assert "Could not reach example.invalid: the name does not resolve" in text
+    assert "Settings → Imports → Proxy" in text
+    assert "--proxy" not in text and "HTTPSConnection" not in text

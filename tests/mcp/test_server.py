@@ -363,3 +363,17 @@ def test_bad_inputs_are_error_results_and_the_server_keeps_serving(server: McpPr
 def test_stdout_carries_only_the_protocol(server: McpProcess) -> None:
     assert server.junk == []
     assert "Traceback" not in server.stderr()
+
+
+def test_a_network_failure_is_plain_words_with_a_hint_for_an_agent(server: McpProcess) -> None:
+    """The server's proxy (a closed local port here) refuses: said plainly, and the hint
+    tells the agent what the user can change, not a command-line flag."""
+    body = error_of(server.call("get_metadata", {"url": "https://example.invalid/x"}))
+    assert body["error"] == "upstream", body
+    assert body["message"] in (
+        "Could not connect to the proxy",
+        "Could not reach example.invalid: the name does not resolve",
+    ), body
+    assert "HTTPSConnection" not in json.dumps(body["message"])
+    assert "the user sets one in v2c: Settings → Imports → Proxy" in body["hint"], body
+    assert "`--proxy" not in body["hint"] and "{proxy}" not in body["hint"]

@@ -7,6 +7,10 @@ A blocked attempt raises the error a real offline machine would give, so the cod
 test takes its offline path, AND is recorded: in-process in `ATTEMPTS`, from a child by a
 line appended to the file named by `V2C_NETWORK_LOG`. The conftest fails the test that
 made any attempt, so a test cannot pass quietly by handling the error.
+
+Names under `.invalid` (reserved by RFC 6761 never to resolve) get the resolver's own
+"Name or service not known" without any lookup and are not counted: tests use them to
+exercise the real "the name does not resolve" path offline.
 """
 
 from __future__ import annotations
@@ -46,6 +50,13 @@ def is_local_address(address: object) -> bool:
     return True  # Unix domain sockets and the like never leave the machine
 
 
+def is_reserved_invalid(host: object) -> bool:
+    """A name under `.invalid`, which RFC 6761 reserves to never resolve anywhere."""
+    if isinstance(host, bytes):
+        host = host.decode("ascii", "replace")
+    return isinstance(host, str) and host.rstrip(".").lower().endswith(".invalid")
+
+
 def _blocked(what: str, to_log: bool) -> None:
     ATTEMPTS.append(what)
     log = os.environ.get(LOG_VARIABLE) if to_log else None
@@ -76,6 +87,8 @@ def install(setattr_: Setter = setattr, *, to_log: bool = False) -> None:
         return real_connect_ex(self, address)
 
     def getaddrinfo(host: Any, *args: Any, **kwargs: Any) -> Any:
+        if is_reserved_invalid(host):  # what every resolver answers, without asking one
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
         if not is_local_host(host):
             _blocked(f"resolve {host!r}", to_log)
             raise socket.gaierror(socket.EAI_NONAME, f"test tried to resolve {host!r}")

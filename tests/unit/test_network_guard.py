@@ -52,3 +52,14 @@ def test_a_child_python_is_guarded_and_reports_to_the_log(tmp_path: Path) -> Non
     )
     assert done.stdout.strip() == "gaierror", done.stderr
     assert "resolve 'www.youtube.com'" in log.read_text(encoding="utf-8")
+
+
+def test_reserved_invalid_names_fail_like_a_resolver_and_are_not_attempts() -> None:
+    before = len(network_guard.ATTEMPTS)
+    for name in ("example.invalid", "A.B.INVALID.", b"x.invalid"):
+        with pytest.raises(socket.gaierror) as caught:
+            socket.getaddrinfo(name, 443)
+        assert caught.value.errno == socket.EAI_NONAME
+        assert "Name or service not known" in str(caught.value)
+    assert network_guard.ATTEMPTS[before:] == []
+    assert not network_guard.is_reserved_invalid("invalid.example.com")

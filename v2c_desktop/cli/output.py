@@ -21,10 +21,10 @@ def emit_json(data: Any) -> None:
 
 def emit_error(error: V2CError, as_json: bool) -> None:
     if as_json:
-        emit_json(error.to_dict())
+        emit_json(error.to_dict("cli"))
     print(f"error ({error.code}): {error.message}", file=sys.stderr)
     if error.hint:
-        print(f"hint: {error.hint}", file=sys.stderr)
+        print(f"hint: {error.hint_for('cli')}", file=sys.stderr)
 
 
 class StderrProgress:

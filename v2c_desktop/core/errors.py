@@ -3,12 +3,53 @@
 A failure the user can act on is never a traceback: it carries a stable code that
 scripts and agents branch on, a message that says what happened, and a hint that
 says what to do about it.
+
+A hint is written once, in core, but the place to change a setting differs by face: a
+flag on the command line, a page of the app's settings, something to ask the user for an
+agent. So a hint names the settings it points at as `{proxy}` or `{cookies}`, and each
+face renders it with `render_hint(hint, face)` (or `error.hint_for(face)`): the CLI never
+names a menu of the app, and the app never names a command-line flag.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+#: Who shows a hint: the `v2c` command line, the desktop app, or an AI agent over MCP.
+Face = Literal["cli", "app", "agent"]
+
+#: The settings a hint may name, worded for each face (`None`: no face known, e.g. a log).
+SETTING_WORDS: dict[str, dict[Face | None, str]] = {
+    "proxy": {
+        "cli": "a proxy (`--proxy URL`)",
+        "app": "a proxy (Settings → Imports → Proxy)",
+        "agent": "a proxy (the user sets one in v2c: Settings → Imports → Proxy)",
+        None: "a proxy",
+    },
+    "cookies": {
+        "cli": "cookies from a browser where you are signed in (`--cookies-from-browser firefox`)",
+        "app": "cookies from a browser where you are signed in "
+        "(Settings → Imports → Cookies from browser)",
+        "agent": "cookies from the user's browser, where they are signed in (the user sets "
+        "it in v2c: Settings → Imports → Cookies from browser)",
+        None: "cookies from a browser where you are signed in",
+    },
+    "cookies-setting": {
+        "cli": "`--cookies-from-browser`",
+        "app": "Settings → Imports → Cookies from browser",
+        "agent": "the user's v2c setting Settings → Imports → Cookies from browser",
+        None: "the cookies-from-browser setting",
+    },
+}
+_SETTING = re.compile(r"\{(" + "|".join(re.escape(name) for name in SETTING_WORDS) + r")\}")
+
+
+def render_hint(hint: str, face: Face | None = None) -> str:
+    """`hint` with every `{setting}` worded for `face`; other braces are left alone."""
+    return _SETTING.sub(lambda m: SETTING_WORDS[m.group(1)][face], hint)
+
 
 ErrorCode = Literal[
     "bad-request",
@@ -37,8 +78,16 @@ class V2CError(Exception):
     def __str__(self) -> str:
         return self.message
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"error": self.code, "message": self.message, "hint": self.hint}
+    def hint_for(self, face: Face | None) -> str:
+        """The hint worded for the face that shows it (see `render_hint`)."""
+        return render_hint(self.hint, face)
+
+    def to_dict(self, face: Face | None = None) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "error": self.code,
+            "message": self.message,
+            "hint": self.hint_for(face),
+        }
         if self.details:
             out["details"] = self.details
         return out

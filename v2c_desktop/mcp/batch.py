@@ -28,7 +28,7 @@ class Failure:
             "message": self.error.message,
         }
         if self.error.hint:
-            out["hint"] = self.error.hint
+            out["hint"] = self.error.hint_for("agent")
         return out
 
 

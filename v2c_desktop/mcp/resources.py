@@ -45,7 +45,7 @@ def _protocol_error(error: V2CError) -> MCPError:
     code = {"not-found": RESOURCE_NOT_FOUND, "bad-request": INVALID_PARAMS}.get(
         error.code, INTERNAL_ERROR
     )
-    hint = f" ({error.hint})" if error.hint else ""
+    hint = f" ({error.hint_for('agent')})" if error.hint else ""
     return MCPError(code, f"{error.message}{hint}", error_body(error))
 
 

@@ -39,7 +39,7 @@ def error_body(error: V2CError, attempts: list[dict[str, Any]] | None = None) ->
     body: dict[str, Any] = {
         "error": error.code,
         "message": error.message,
-        "hint": error.hint,
+        "hint": error.hint_for("agent"),
         "attempts": list(attempts or error.details.get("attempts") or []),
     }
     extra = {k: v for k, v in error.details.items() if k != "attempts"}

@@ -147,7 +147,9 @@ async def _session(args: argparse.Namespace, settings: Settings, started: float)
     try:
         session = await open_core(path, settings, on_clients_changed=owner.notify)
     except V2CError as error:
-        box = QMessageBox(QMessageBox.Icon.Critical, APP_NAME, f"{error.message}\n\n{error.hint}")
+        box = QMessageBox(
+            QMessageBox.Icon.Critical, APP_NAME, f"{error.message}\n\n{error.hint_for('app')}"
+        )
         closed = asyncio.Event()
         box.finished.connect(lambda _r: closed.set())
         box.open()  # never exec(): the loop keeps running
@@ -198,7 +200,7 @@ def run(argv: list[str] | None = None) -> int:
     try:
         settings = load_settings()
     except V2CError as error:
-        QMessageBox.warning(None, APP_NAME, f"{error.message}\n\n{error.hint}")
+        QMessageBox.warning(None, APP_NAME, f"{error.message}\n\n{error.hint_for('app')}")
         settings = Settings()
     scratch: Any = None
     if args.self_test and not args.library:

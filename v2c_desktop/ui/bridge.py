@@ -197,7 +197,7 @@ class JobRunner(QObject):
         callback = job.on_failed
         self._settle(
             job,
-            lambda: self.failed.emit(job.info.id, error.code, error.message, error.hint),
+            lambda: self.failed.emit(job.info.id, error.code, error.message, error.hint_for("app")),
             (lambda: callback(error)) if callback else None,
         )
 

@@ -130,7 +130,8 @@ class DownloadRow(QFrame):
 
     def _failed(self, error: V2CError) -> None:
         self.bar.hide()
-        self._finish(f"{error.message} — {error.hint}" if error.hint else error.message)
+        hint = error.hint_for("app")
+        self._finish(f"{error.message} — {hint}" if hint else error.message)
         self.download.setEnabled(True)
         self.download.setText("Retry")
 

@@ -103,7 +103,7 @@ async def run(args: argparse.Namespace) -> int:
                 line = {"query": query, **result.to_dict()}
             except V2CError as error:
                 failed += 1
-                line = {"query": query, **error.to_dict()}
+                line = {"query": query, **error.to_dict("cli")}
             sys.stdout.write(json.dumps(line, ensure_ascii=False) + "\n")
             sys.stdout.flush()
     return 1 if failed else 0

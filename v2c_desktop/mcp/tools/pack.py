@@ -50,7 +50,8 @@ def register(server: MCPServer[Any], deps: Deps) -> None:
         progress = Progress(ctx, len(urls or []))
         gathered = await gather_videos(deps, urls, collection, progress)
         omitted = [
-            Omitted(f.input, f.error.code, f.error.message, f.error.hint) for f in gathered.failures
+            Omitted(f.input, f.error.code, f.error.message, f.error.hint_for("agent"))
+            for f in gathered.failures
         ]
         ids = gathered.video_ids
         for extra in ids[limit:]:
@@ -66,7 +67,9 @@ def register(server: MCPServer[Any], deps: Deps) -> None:
             try:
                 records.append(await api.get_video(video_id))
             except V2CError as error:
-                omitted.append(Omitted(video_id, error.code, error.message, error.hint))
+                omitted.append(
+                    Omitted(video_id, error.code, error.message, error.hint_for("agent"))
+                )
             done += 1
             await progress.advance(done, f"loaded {video_id}")
         await progress.drain()

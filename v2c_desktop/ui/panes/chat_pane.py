@@ -50,9 +50,11 @@ class ChatPane(QWidget):
         seek_requested(video_id, seconds): a `[n]` link or a source card was clicked.
         answer_finished(state): "done", "stopped" or "error".
         model_changed(label): the effective chat model ("" = extractive).
+        get_model_requested(): the user asked to set up a chat model.
     """
 
     seek_requested = Signal(str, float)
+    get_model_requested = Signal()
     answer_finished = Signal(str)
     model_changed = Signal(str)
 
@@ -103,6 +105,7 @@ class ChatPane(QWidget):
         self.scope.changed.connect(self._enable)
         self.question.textChanged.connect(self._enable)
         self.conversation.seek_requested.connect(self.seek_requested)
+        self.conversation.get_model_requested.connect(self.get_model_requested)
         self._enable()
 
     def _compose(self) -> None:
@@ -241,7 +244,7 @@ class ChatPane(QWidget):
 
     def _failed(self, turn: TurnView, error: V2CError) -> None:
         if shiboken6.isValid(turn):
-            turn.fail(error.message, error.hint)
+            turn.fail(error.message, error.hint_for("app"))
         self._settle("error")
 
     def _stopped(self, turn: TurnView) -> None:

@@ -77,7 +77,7 @@ class ImportRow(QFrame):
         lines = []
         for outcome in failed:
             message = outcome.error.message if outcome.error else outcome.reason
-            hint = outcome.error.hint if outcome.error else ""
+            hint = outcome.error.hint_for("app") if outcome.error else ""
             line = f"<b>{escape(outcome.source)}</b>: {escape(message)}"
             if hint:
                 line += f"<br>&nbsp;&nbsp;<i>{escape(hint)}</i>"

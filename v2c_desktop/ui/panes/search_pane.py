@@ -127,7 +127,7 @@ class SearchPane(QWidget):
         def failed(error: V2CError) -> None:
             if job and job[0] == self._job:
                 self._job = ""
-                self.status.setText(error_text(error.message, error.hint))
+                self.status.setText(error_text(error.message, error.hint_for("app")))
 
         job.append(
             self._runner.start(

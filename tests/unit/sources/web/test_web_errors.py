@@ -42,11 +42,13 @@ def _assert_clean(error: V2CError) -> None:
     assert "Traceback" not in error.message
 
 
-def _names_settings(hint: str, *, proxy: bool) -> None:
-    assert "--cookies-from-browser firefox" in hint
-    assert "Settings" in hint
+def _names_settings(error: V2CError, *, proxy: bool) -> None:
+    """The CLI's hint names flags and no menu; the app's names its settings and no flag."""
+    cli, app = error.hint_for("cli"), error.hint_for("app")
+    assert "--cookies-from-browser firefox" in cli and "Settings" not in cli
+    assert "Settings → Imports → Cookies from browser" in app and "--" not in app
     if proxy:
-        assert "proxy" in hint.lower()
+        assert "`--proxy URL`" in cli and "Settings → Imports → Proxy" in app
 
 
 @pytest.mark.corpus
@@ -57,7 +59,7 @@ def test_bot_check_recorded_reason_is_rate_limited() -> None:
     assert error.code == "rate-limited"
     assert error.message == "[youtube] Njp5uhTorCo: Sign in to confirm you’re not a bot"
     _assert_clean(error)
-    _names_settings(error.hint, proxy=True)
+    _names_settings(error, proxy=True)
     assert error.details["url"] == URL
     assert error.details["ytdlp"].startswith("ERROR: [youtube] Njp5uhTorCo: Sign in to confirm")
 
@@ -67,7 +69,7 @@ def test_bot_check_with_ascii_apostrophe_is_rate_limited() -> None:
     reason = ytdlp_reason(playability("youtube_request_blocked")).replace("’", "'")
     error = _via_importer(ytdlp_error(reason))
     assert error.code == "rate-limited"
-    _names_settings(error.hint, proxy=True)
+    _names_settings(error, proxy=True)
 
 
 @pytest.mark.corpus
@@ -78,7 +80,7 @@ def test_age_gate_recorded_reason_is_upstream_with_cookies_hint() -> None:
     assert error.code == "upstream"
     assert "inappropriate for some users" in error.message
     assert "age-restricted" in error.hint
-    _names_settings(error.hint, proxy=False)
+    _names_settings(error, proxy=False)
 
 
 @pytest.mark.corpus
@@ -89,7 +91,7 @@ def test_sign_in_to_confirm_your_age_is_upstream_with_cookies_hint() -> None:
     assert error.code == "upstream"
     assert error.message.startswith("[youtube] Njp5uhTorCo: Sign in to confirm your age.")
     _assert_clean(error)
-    _names_settings(error.hint, proxy=False)
+    _names_settings(error, proxy=False)
 
 
 @pytest.mark.corpus
@@ -145,14 +147,14 @@ def test_reason_texts_map_to_codes(reason: str, code: str) -> None:
     assert error.code == code
     _assert_clean(error)
     if code in ("rate-limited", "upstream"):
-        assert "--cookies-from-browser firefox" in error.hint
+        assert "--cookies-from-browser firefox" in error.hint_for("cli")
 
 
 def test_consent_hint_names_cookies_and_proxy() -> None:
     error = map_ytdlp_error(ytdlp_error("redirected to https://consent.youtube.com/m"))
     assert error.code == "upstream"
     assert "consent" in error.hint
-    _names_settings(error.hint, proxy=True)
+    _names_settings(error, proxy=True)
 
 
 def test_unsupported_url_is_unsupported_input() -> None:
@@ -192,3 +194,40 @@ def test_geo_restriction_type_is_upstream_with_proxy_hint() -> None:
 def test_clean_message_strips_colour_and_prefix() -> None:
     assert clean_message("\x1b[0;31mERROR:\x1b[0m [vimeo] 1: boom\nmore") == "[vimeo] 1: boom"
     assert clean_message("") == "yt-dlp failed without a message"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "ERROR: [generic] x: Unable to download webpage: HTTPSConnection(host='example."
+            "invalid', port=443): Failed to resolve 'example.invalid' ([Errno -2] Name or "
+            "service not known) (caused by TransportError(\"HTTPSConnection(host='example."
+            "invalid', port=443): Failed to resolve 'example.invalid' ([Errno -2] Name or "
+            'service not known)"))',
+            "Could not reach example.invalid: the name does not resolve",
+        ),
+        (
+            "ERROR: [youtube] abc: Unable to download API page: <urlopen error [Errno 111] "
+            "Connection refused> (caused by TransportError(...))",
+            "Could not reach www.youtube.com: the connection was refused",
+        ),
+        (
+            "ERROR: [vimeo] 1: Unable to download JSON metadata: The read operation timed out",
+            "Could not reach www.youtube.com: it did not answer in time",
+        ),
+    ],
+)
+def test_network_failures_are_plain_words_not_library_text(text: str, message: str) -> None:
+    """yt-dlp's raw text (`HTTPSConnection(...)`, `TransportError`) never reaches a user."""
+    error = map_ytdlp_error(ytdlp_error(text), url="https://www.youtube.com/watch?v=abc")
+    if "example.invalid" in text:
+        error = map_ytdlp_error(ytdlp_error(text))  # no URL: the host comes from the text
+    assert error.code == "upstream"
+    assert error.message == message
+    for face in ("cli", "app", "agent"):
+        hint = error.hint_for(face)
+        assert "HTTPSConnection" not in hint and "{" not in hint
+    assert "`--proxy URL`" in error.hint_for("cli")
+    assert "Settings → Imports → Proxy" in error.hint_for("app")
+    assert error.details["ytdlp"].startswith("ERROR:")  # the original kept for a bug report

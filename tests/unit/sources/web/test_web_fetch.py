@@ -77,7 +77,7 @@ def test_recorded_429_page_is_rate_limited_with_retry_after() -> None:
     assert "retry after 120 s" in error.message
     assert error.details["retry_after_seconds"] == 120
     assert error.details["retry_after"] == "120"
-    assert "--cookies-from-browser firefox" in error.hint
+    assert "--cookies-from-browser firefox" in error.hint_for("cli")
     assert "proxy" in error.hint.lower()
 
 
@@ -104,7 +104,7 @@ def test_redirect_to_recorded_consent_page_is_upstream_with_cookies_hint() -> No
     error = failure(serve)
     assert error.code == "upstream"
     assert "consent" in error.message
-    assert "--cookies-from-browser firefox" in error.hint
+    assert "--cookies-from-browser firefox" in error.hint_for("cli")
     assert error.details["final_url"] == consent_url
 
 
@@ -134,21 +134,27 @@ def test_other_http_errors_are_upstream(status: int) -> None:
 
 
 @pytest.mark.parametrize(
-    "exc",
+    ("exc", "reason"),
     [
-        httpx.ConnectError("[Errno -3] Temporary failure in name resolution"),
-        httpx.ProxyError("502 Bad Gateway"),
-        httpx.ReadTimeout("timed out"),
+        (
+            httpx.ConnectError("[Errno -3] Temporary failure in name resolution"),
+            "no name server answered (is this computer online?)",
+        ),
+        (httpx.ConnectError("[Errno -2] Name or service not known"), "the name does not resolve"),
+        (httpx.ConnectError("[Errno 111] Connection refused"), "the connection was refused"),
+        (httpx.ProxyError("502 Bad Gateway"), "could not connect to the proxy"),
+        (httpx.ReadTimeout("timed out"), "it did not answer in time"),
     ],
 )
-def test_network_errors_are_upstream_with_connection_hint(exc: httpx.HTTPError) -> None:
+def test_network_errors_say_what_happened_in_plain_words(exc: httpx.HTTPError, reason: str) -> None:
     def serve(request: httpx.Request) -> httpx.Response:
         raise exc
 
     error = failure(serve)
     assert error.code == "upstream"
-    assert "Check your connection or" in error.hint
-    assert "proxy" in error.hint
+    assert error.message.endswith(f": {reason}"), error.message
+    assert "proxy" in error.hint_for("cli") and "`--proxy URL`" in error.hint_for("cli")
+    assert "Settings → Imports → Proxy" in error.hint_for("app")
 
 
 @pytest.mark.parametrize("body", [b"", b"  \n"])

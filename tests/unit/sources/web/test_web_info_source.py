@@ -105,7 +105,8 @@ def test_bad_cookie_setting_is_bad_request(spec: str) -> None:
     with pytest.raises(V2CError) as caught:
         asyncio.run(source.extract(URL))
     assert caught.value.code == "bad-request"
-    assert "Cookies from browser" in caught.value.hint
+    assert "Settings → Imports → Cookies from browser" in caught.value.hint_for("app")
+    assert "`--cookies-from-browser`" in caught.value.hint_for("cli")
 
 
 def test_download_error_is_mapped() -> None:

@@ -4,7 +4,8 @@ yt-dlp reports everything as a `DownloadError` whose text starts with `ERROR: [s
 often ends with advice about yt-dlp's own command-line flags. The user of v2c never sees yt-dlp,
 so we keep the site's reason, drop yt-dlp's advice and say which v2c setting helps instead:
 cookies from a browser (bot checks, age gates, sign-in walls, consent pages) or a proxy
-(rate limits, region blocks).
+(rate limits, region blocks). Network failures are said in plain words
+(`could not reach example.invalid: the name does not resolve`).
 """
 
 from __future__ import annotations
@@ -12,37 +13,40 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlparse
 
 from ...errors import V2CError
 
-COOKIES_SETTING = (
-    "cookies from a browser where you are signed in (Settings → Web → Cookies from browser, "
-    "or `--cookies-from-browser firefox`)"
-)
-PROXY_SETTING = "a proxy (Settings → Web → Proxy, or `--proxy URL`)"
-
+# `{cookies}` and `{proxy}` are worded by each face (core/errors.render_hint).
 BLOCKED_HINT = (
-    f"The site is refusing requests from this network. Wait a while, then use {COOKIES_SETTING} "
-    f"or {PROXY_SETTING}."
+    "The site is refusing requests from this network. Wait a while, then use {cookies} or {proxy}."
 )
-SIGN_IN_HINT = f"The site wants a signed-in viewer: use {COOKIES_SETTING}."
-AGE_HINT = (
-    f"The video is age-restricted: use {COOKIES_SETTING} with an account allowed to watch it."
-)
+SIGN_IN_HINT = "The site wants a signed-in viewer: use {cookies}."
+AGE_HINT = "The video is age-restricted: use {cookies} with an account allowed to watch it."
 CONSENT_HINT = (
     "The site answered with its cookie-consent page instead of the video. Accept it once in "
-    f"your browser, then use {COOKIES_SETTING}; or use {PROXY_SETTING} outside the EU."
+    "your browser, then use {cookies}; or use {proxy} outside the EU."
 )
-GEO_HINT = f"The video is blocked in your region: use {PROXY_SETTING} in a region where it plays."
+GEO_HINT = "The video is blocked in your region: use {proxy} in a region where it plays."
 NOT_FOUND_HINT = (
     "Check the address. Private or removed videos cannot be imported; if you can watch it "
-    f"while signed in, use {COOKIES_SETTING}."
+    "while signed in, use {cookies}."
 )
 UNSUPPORTED_HINT = (
     "v2c reads video pages of the sites yt-dlp supports (YouTube, Vimeo and many more). "
     "Check the address, or import a local video or subtitle file instead."
 )
-NETWORK_HINT = f"Check your connection or {PROXY_SETTING}, then try again."
+NETWORK_HINT = "Check your internet connection, or use {proxy}, then try again."
+NAME_HINT = (
+    "Check the address for typos and that this computer is online; on a network that only "
+    "reaches the web through a proxy, use {proxy}."
+)
+REFUSED_HINT = "The site may be down: try again later, or use {proxy}."
+TLS_HINT = (
+    "Something between this computer and the site (a captive portal, a filtering proxy) "
+    "answered instead of it. Check the network, or use {proxy}."
+)
+PROXY_HINT = "Check the proxy address and that the proxy is running, or clear {proxy}."
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 # yt-dlp appends advice about its own flags and bug tracker; v2c gives its own hint instead.
@@ -137,22 +141,76 @@ _RULES: tuple[tuple[Callable[[str], bool], Callable[[str], V2CError]], ...] = (
         ),
         lambda m: V2CError("upstream", m, SIGN_IN_HINT),
     ),
+)
+
+
+#: Network failures in plain words: (needles in the lower-cased text, what happened, hint).
+#: yt-dlp and httpx report them with the library's own text (`HTTPSConnection(host=...)`,
+#: `caused by TransportError(...)`), which means nothing to a user.
+_NETWORK: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (
-        _has(
-            "timed out",
+        ("unable to connect to proxy", "proxyerror", "proxy error", "socks"),
+        "could not connect to the proxy",
+        PROXY_HINT,
+    ),
+    (
+        (
+            "failed to resolve",
             "name or service not known",
-            "temporary failure in name resolution",
             "nodename nor servname",
             "getaddrinfo failed",
-            "connection refused",
-            "connection reset",
-            "network is unreachable",
-            "unable to connect to proxy",
-            "certificate verify failed",
+            "no address associated with hostname",
+            "name does not resolve",
         ),
-        lambda m: V2CError("upstream", m, NETWORK_HINT),
+        "the name does not resolve",
+        NAME_HINT,
     ),
+    (
+        ("temporary failure in name resolution",),
+        "no name server answered (is this computer online?)",
+        NETWORK_HINT,
+    ),
+    (("connection refused",), "the connection was refused", REFUSED_HINT),
+    (("connection reset", "remote end closed"), "the connection was cut", NETWORK_HINT),
+    (("network is unreachable", "no route to host"), "the network is unreachable", NETWORK_HINT),
+    (("timed out", "timeout"), "it did not answer in time", NETWORK_HINT),
+    (("certificate verify failed", "ssl:"), "its certificate could not be checked", TLS_HINT),
 )
+_HOST_IN_TEXT = re.compile(r"host='([^']+)'|resolve '([^']+)'")
+
+
+def network_problem(message: str, *, url: str = "") -> V2CError | None:
+    """`could not reach HOST: REASON` for a network failure, else None.
+
+    The host comes from the URL the user gave, else from the library's text.
+    """
+    found = network_reason(message)
+    if found is None:
+        return None
+    reason, hint = found
+    host = _host_of(url, message)
+    if hint is PROXY_HINT or not host:
+        plain = reason[0].upper() + reason[1:]
+    else:
+        plain = f"Could not reach {host}: {reason}"
+    return V2CError("upstream", plain, hint, _details(message, url))
+
+
+def network_reason(message: str) -> tuple[str, str] | None:
+    """(what happened in plain words, hint) for a network failure's text, else None."""
+    text = _normal(message)
+    for needles, reason, hint in _NETWORK:
+        if any(needle in text for needle in needles):
+            return reason, hint
+    return None
+
+
+def _host_of(url: str, message: str) -> str:
+    host = urlparse(url).hostname if url else None
+    if host:
+        return host
+    found = _HOST_IN_TEXT.search(message)
+    return next((group for group in found.groups() if group), "") if found else ""
 
 
 def known_problem(message: str, *, url: str = "") -> V2CError | None:
@@ -164,7 +222,7 @@ def known_problem(message: str, *, url: str = "") -> V2CError | None:
             error = build(cleaned)
             error.details = _details(message, url)
             return error
-    return None
+    return network_problem(message, url=url)
 
 
 def classify_message(message: str, *, url: str = "") -> V2CError:

@@ -17,7 +17,7 @@ from urllib.parse import urlparse
 import httpx
 
 from ...errors import V2CError
-from .errors import BLOCKED_HINT, CONSENT_HINT, NETWORK_HINT
+from .errors import BLOCKED_HINT, CONSENT_HINT, NETWORK_HINT, network_reason
 from .settings import WebSettings
 
 # A browser-like agent: some sites answer unknown clients with an error page.
@@ -152,5 +152,8 @@ def _host(url: str) -> str:
 
 
 def _network_error(message: str, url: str, exc: Exception) -> V2CError:
-    reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return V2CError("upstream", f"{message}: {reason}", NETWORK_HINT, {"url": url})
+    """`message: what happened`, in plain words where the failure is a known kind."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    found = network_reason(f"{type(exc).__name__}: {text}")
+    reason, hint = found if found else (text or type(exc).__name__, NETWORK_HINT)
+    return V2CError("upstream", f"{message}: {reason}", hint, {"url": url, "error": text})

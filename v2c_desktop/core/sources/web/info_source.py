@@ -35,8 +35,8 @@ _COOKIE_SPEC = re.compile(
     """
 )
 _COOKIE_SETTING_HINT = (
-    "Check Settings → Web → Cookies from browser (or `--cookies-from-browser`): name an "
-    "installed browser such as firefox or chrome, optionally with `:PROFILE`, or clear it."
+    "Check {cookies-setting}: name an installed browser such as firefox or chrome, "
+    "optionally with `:PROFILE`, or clear it."
 )
 
 
