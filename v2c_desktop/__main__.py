@@ -2,18 +2,16 @@
 
 With a display (or on macOS / Windows) the window opens on the last library. Without one
 (a server, CI, `--headless`), the main job runs in the terminal instead: it imports the
-bundled sample transcript into the library and prints its outline, which exercises the
-whole core path (parse, store, index, read back) on a fresh install.
+bundled sample transcript into the library, prints where the library is, the sample's
+outline and the commands to try next (`cli/welcome.py`), which exercises the whole core
+path (parse, store, index, read back) on a fresh install.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
-
-from v2c_desktop.resources import sample_dir
-
-SAMPLE_VIDEO = "youtube:spCOYV4KyPA"
 
 
 def has_display() -> bool:
@@ -23,21 +21,24 @@ def has_display() -> bool:
 
 
 def headless(argv: list[str]) -> int:
-    from v2c_desktop.cli.main import main as cli_main
+    from v2c_desktop.cli.output import emit_error
+    from v2c_desktop.cli.welcome import welcome
+    from v2c_desktop.core.errors import V2CError
 
-    prefix = ["--library", argv[argv.index("--library") + 1]] if "--library" in argv else []
-    status = cli_main([*prefix, "add", str(sample_dir())])
-    if status != 0:
-        return status
-    return cli_main([*prefix, "outline", SAMPLE_VIDEO])
+    library = argv[argv.index("--library") + 1] if "--library" in argv[:-1] else None
+    try:
+        return asyncio.run(welcome(library))
+    except V2CError as error:
+        emit_error(error, as_json=False)
+        return 1
 
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if "--headless" in args or not has_display():
+        reason = "--headless" if "--headless" in args else "no display here"
         print(
-            "no display: running the main job headless (import the sample, print its "
-            "outline); open the app on a desktop with `v2c-desktop`",
+            f"v2c desktop ({reason}): running its main job in the terminal instead of the window.",
             file=sys.stderr,
         )
         return headless([a for a in args if a != "--headless"])

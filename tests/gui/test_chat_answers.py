@@ -7,15 +7,16 @@ from collections.abc import Callable
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialog
 from pytestqt.qtbot import QtBot
 
 from tests.gui.chat_helpers import HOMUNCULUS, SMOLLM2, anchors, link_point, open_chat, tick
 from v2c_desktop.core.api import CoreAPI
 from v2c_desktop.core.ask.citations import Citation
-from v2c_desktop.core.ask.events import AskDone, AskMeta, SourceInfo
+from v2c_desktop.core.ask.events import AskDone, AskMeta, ModelSuggestion, SourceInfo
 from v2c_desktop.ui.main_window import MainWindow
 from v2c_desktop.ui.panes.chat_render import answer_html, linked_numbers, targets_from_sources
-from v2c_desktop.ui.panes.chat_turn import TurnView
+from v2c_desktop.ui.panes.chat_turn import GET_MODEL_HREF, TurnView, extractive_label
 
 pytestmark = pytest.mark.gui
 
@@ -112,3 +113,54 @@ def test_the_model_picker_lists_installed_models_and_extractive(
     pane.models.select("extractive")
     assert pane.models.request() == (None, True)
     assert window.status.chat.text() == "Chat: extractive"
+
+
+def test_an_extractive_answer_says_why_and_links_to_the_model_set_up(qtbot: QtBot) -> None:
+    turn = TurnView("What is it?")
+    qtbot.addWidget(turn)
+    turn.show()
+    meta = AskMeta(
+        "chat-1",
+        None,
+        True,
+        [source(1, 12.0)],
+        why_extractive="the only chat model installed (SmolLM2) is a small test model",
+        suggestion=ModelSuggestion("llamacpp/Qwen2.5-3B", "Qwen2.5 3B Instruct", 1_929_903_264),
+    )
+    turn.set_meta(meta)
+    text = turn.label.text()
+    assert turn.label.isVisible()
+    assert "because the only chat model installed (SmolLM2) is a small test model" in text
+    assert "Qwen2.5 3B Instruct, a 1.9 GB download" in text
+    assert "Ollama or LM Studio" in text
+    assert "v2c models" not in text and "--" not in text  # app wording, not the CLI's
+    with qtbot.waitSignal(turn.get_model_requested, timeout=1000):
+        turn.label.linkActivated.emit(GET_MODEL_HREF)
+
+
+def test_an_extractive_answer_the_user_chose_offers_no_model() -> None:
+    meta = AskMeta("c", None, True, why_extractive="you asked for an extractive answer")
+    text = extractive_label(meta)
+    assert text.endswith("because you asked for an extractive answer.")
+    assert GET_MODEL_HREF not in text
+
+
+def test_the_get_model_link_of_a_real_answer_opens_the_model_set_up(
+    qtbot: QtBot, crashcourse: CoreAPI, make_window: Callable[[CoreAPI], MainWindow]
+) -> None:
+    """No capable model here (only SmolLM2): the answer is extractive, says why, and its
+    link opens the set-up dialog even though a first-run choice may be remembered."""
+    window = make_window(crashcourse)
+    pane = open_chat(qtbot, window)
+    tick(pane, HOMUNCULUS)
+    pane.question.setText("What is the homunculus?")
+    with qtbot.waitSignal(pane.answer_finished, timeout=60000) as finished:
+        pane.ask()
+    assert finished.args == ["done"]
+    (turn,) = pane.turns
+    assert turn.extractive and "because the only chat model installed" in turn.label.text()
+    turn.label.linkActivated.emit(GET_MODEL_HREF)
+    qtbot.waitUntil(lambda: window.findChild(QDialog, "firstRunDialog") is not None)
+    found = window.findChild(QDialog, "firstRunDialog")
+    assert found is not None and found.isVisible()
+    found.reject()

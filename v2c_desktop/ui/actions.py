@@ -26,6 +26,7 @@ class AppActions:
     add_files: QAction
     add_folder: QAction
     settings: QAction
+    chat_models: QAction
     quit: QAction
     library: QAction
     search: QAction
@@ -51,6 +52,7 @@ def create_actions(window: QMainWindow) -> AppActions:
         add_files=_action(window, "Add &files…"),
         add_folder=_action(window, "Add f&older…"),
         settings=_action(window, "&Settings…", QKeySequence.StandardKey.Preferences),
+        chat_models=_action(window, "Get a &chat model…"),
         quit=_action(window, "&Quit", QKeySequence.StandardKey.Quit),
         library=_action(window, "&Library", "Ctrl+1"),
         search=_action(window, "&Search", QKeySequence.StandardKey.Find),
@@ -66,6 +68,7 @@ def create_actions(window: QMainWindow) -> AppActions:
         file_menu.addAction(action)
     file_menu.addSeparator()
     file_menu.addAction(actions.settings)
+    file_menu.addAction(actions.chat_models)
     file_menu.addSeparator()
     file_menu.addAction(actions.quit)
     view_menu = menus.addMenu("&View")

@@ -56,22 +56,44 @@ def offer_first_run(
         return
 
     def checked(available: bool) -> None:
-        if available:
-            return
-        dialog = FirstRunDialog(
-            runner,
-            settings,
-            manager or ModelManager.default(),
-            detect,
-            state_path=state_path,
-            parent=parent,
-        )
-        dialog.models_changed.connect(on_models_changed)
-        # show(), not open(): open() is window-modal and would lock the window for the
-        # whole of a multi-gigabyte download; exec() would block the event loop
-        dialog.show()
+        if not available:
+            open_model_setup(
+                parent,
+                runner,
+                settings,
+                on_models_changed,
+                manager=manager,
+                detect=detect,
+                state_path=state_path,
+            )
 
     runner.start(lambda _p: capable(), label="check chat models", on_finished=checked)
+
+
+def open_model_setup(
+    parent: QWidget,
+    runner: JobRunner,
+    settings: Settings,
+    on_models_changed: Callable[[], None],
+    *,
+    manager: ModelManager | None = None,
+    detect: Detect = detect_servers,
+    state_path: Path | None = None,
+) -> FirstRunDialog:
+    """Open the chat model set-up now, whatever was answered before (the user asked)."""
+    dialog = FirstRunDialog(
+        runner,
+        settings,
+        manager or ModelManager.default(),
+        detect,
+        state_path=state_path,
+        parent=parent,
+    )
+    dialog.models_changed.connect(on_models_changed)
+    # show(), not open(): open() is window-modal and would lock the window for the
+    # whole of a multi-gigabyte download; exec() would block the event loop
+    dialog.show()
+    return dialog
 
 
 class FirstRunDialog(QDialog):

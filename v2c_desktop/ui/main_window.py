@@ -21,7 +21,7 @@ from .actions import create_actions, focus_is_text_input
 from .bridge import JobRunner
 from .dialogs import show_error
 from .drop import dropped_sources
-from .first_run import offer_first_run
+from .first_run import offer_first_run, open_model_setup
 from .navigation import Navigation
 from .owner_state import OwnerState
 from .panes.chat_models import ChatModelSource, model_source_for
@@ -104,6 +104,7 @@ class MainWindow(QMainWindow):
         a.add_files.triggered.connect(self.library.pick_files)
         a.add_folder.triggered.connect(self.library.pick_folder)
         a.settings.triggered.connect(self.open_settings)
+        a.chat_models.triggered.connect(self.open_model_setup)
         a.quit.triggered.connect(self.close)
         a.library.triggered.connect(lambda: self.show_pane("library"))
         a.search.triggered.connect(self.focus_search)
@@ -149,6 +150,15 @@ class MainWindow(QMainWindow):
             **options,  # type: ignore[arg-type]
         )
 
+    def open_model_setup(self) -> None:
+        """The chat model set-up, on request (the menu, an extractive answer's link)."""
+        open_model_setup(
+            self,
+            self.runner,
+            self.settings,
+            lambda: self.chat_pane.refresh_models(detect=False),
+        )
+
     async def aclose(self) -> None:
         await self.models.aclose()
 
@@ -176,6 +186,9 @@ class MainWindow(QMainWindow):
         seek = getattr(pane, "seek_requested", None)
         if seek is not None:
             seek.connect(self.seek)
+        get_model = getattr(pane, "get_model_requested", None)
+        if get_model is not None:
+            get_model.connect(self.open_model_setup)
 
     # -- the player --------------------------------------------------------------------------
     def seek(self, video_id: str, seconds: float) -> None:

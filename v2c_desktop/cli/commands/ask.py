@@ -14,6 +14,7 @@ from v2c_desktop.core.sources.inputs import is_web_url
 from v2c_desktop.core.timecode import clock
 
 from ..context import open_context
+from ..invocation import command
 from ..output import emit_json
 
 
@@ -57,8 +58,28 @@ def register(
 
 
 def citation_line(c: Any) -> str:
-    quote = f"\n    “{c.quote}”" if c.quote else ""
+    quote = f"\n    “{c.shown_quote}”" if c.quote else ""
     return f"[{c.n}] {c.title} @ {clock(c.start)} <{c.url}>{quote}"
+
+
+def size_text(size: int) -> str:
+    return f"{size / 1e9:.1f} GB" if size >= 1e9 else f"{size / 1e6:.0f} MB"
+
+
+def extractive_note(meta: AskMeta) -> list[str]:
+    """Why no model wrote the answer and, unless the user asked for that, how to get one."""
+    lines = [f"No chat model wrote this answer: {meta.why_extractive or 'none was used'}."]
+    if meta.why_extractive.startswith("you asked"):
+        return lines
+    ways = []
+    if meta.suggestion is not None:
+        ways.append(
+            f"`{command()} models pull {meta.suggestion.id}` "
+            f"(a {size_text(meta.suggestion.size_bytes)} download)"
+        )
+    ways.append("start Ollama or LM Studio on this computer (found automatically)")
+    lines.append("For written answers: " + ", or ".join(ways) + f"; see `{command()} models list`.")
+    return lines
 
 
 async def run_ask(args: argparse.Namespace) -> int:
@@ -75,15 +96,16 @@ async def run_ask(args: argparse.Namespace) -> int:
         max_tokens=args.max_tokens,
     )
     final: AskDone | None = None
+    meta: AskMeta | None = None
     async with open_context(args) as api:
         async for event in api.ask(request):
-            if isinstance(event, AskMeta) and not args.json:
-                source = "extractive" if event.extractive else f"model {event.model}"
-                print(
-                    f"({source}; {len(event.sources)} sources; chat {event.chat_id})",
-                    file=sys.stderr,
-                )
+            if isinstance(event, AskMeta):
+                meta = event
+                if not args.json:
+                    source = "extractive answer" if event.extractive else f"model {event.model}"
+                    print(f"({source}; chat {event.chat_id})", file=sys.stderr)
             elif isinstance(event, AskDelta) and not args.json:
+                sys.stderr.flush()
                 sys.stdout.write(event.text)
                 sys.stdout.flush()
             elif isinstance(event, AskDone):
@@ -92,13 +114,23 @@ async def run_ask(args: argparse.Namespace) -> int:
                 raise V2CError(event.code, event.message, event.hint, {"attempts": event.attempts})
     assert final is not None
     if args.json:
-        emit_json(asdict(final))
+        out = asdict(final)
+        if meta is not None and final.extractive:
+            out["why_extractive"] = meta.why_extractive
+            out["suggestion"] = asdict(meta.suggestion) if meta.suggestion else None
+        emit_json(out)
         return 0
     print("\n")
+    if final.citations:
+        print(f"Sources ({len(final.citations)}):")
     for c in final.citations:
         print(citation_line(c))
     if final.unverified:
         print(f"(removed citations that matched no source: {final.unverified})", file=sys.stderr)
+    if final.extractive and meta is not None:
+        print("", file=sys.stderr)
+        for line in extractive_note(meta):
+            print(line, file=sys.stderr)
     return 0
 
 

@@ -16,7 +16,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .markers import CitationFilter, check_text, cited_numbers, leading_markers, strip_citations
-from .matching import best_match, normalise_space, quote_window, terms
+from .matching import (
+    best_match,
+    normalise_space,
+    quote_cuts,
+    quote_window,
+    terms,
+    with_ellipses,
+)
 from .sources import Source, source_text
 
 __all__ = [
@@ -43,7 +50,8 @@ class Citation:
     characters of the narrowed caption text, cut at word boundaries and never paraphrased;
     `verified` says it is found verbatim (whitespace aside) in the source's raw text.
     `match_score` is the word overlap that chose the segment: 0 means nothing matched and
-    the citation points at the source's first segment.
+    the citation points at the source's first segment. `cut_start` / `cut_end` say the
+    quote begins or ends inside a sentence; `shown_quote` marks those cuts with `…`.
     """
 
     n: int
@@ -56,6 +64,13 @@ class Citation:
     verified: bool
     match_score: float = 0.0
     channel: str = ""
+    cut_start: bool = False
+    cut_end: bool = False
+
+    @property
+    def shown_quote(self) -> str:
+        """The quote as a reader should see it, with `…` where a sentence was cut."""
+        return with_ellipses(self.quote, self.cut_start, self.cut_end)
 
 
 def sentences_with_citations(text: str) -> list[tuple[str, list[int]]]:
@@ -118,6 +133,7 @@ def build_citations(answer_text: str, sources: Sequence[Source]) -> list[Citatio
 def make_citation(source: Source, start: float, end: float, quote: str, score: float) -> Citation:
     """A citation of `source` from `start` to `end`, its quote checked against the source."""
     verified = bool(quote) and normalise_space(quote) in normalise_space(source.text)
+    cut_start, cut_end = quote_cuts(quote, source.text)
     return Citation(
         n=source.n,
         video_id=source.video_id,
@@ -129,4 +145,6 @@ def make_citation(source: Source, start: float, end: float, quote: str, score: f
         verified=verified,
         match_score=score,
         channel=source.channel,
+        cut_start=cut_start,
+        cut_end=cut_end,
     )

@@ -46,12 +46,26 @@ class SourceInfo:
 
 
 @dataclass(frozen=True)
+class ModelSuggestion:
+    """The chat model to get for written answers: the smallest recommended one."""
+
+    id: str
+    label: str
+    size_bytes: int
+
+
+@dataclass(frozen=True)
 class AskMeta:
+    """`why_extractive` says, when no model writes the answer, why (in plain words, for
+    any face); `suggestion` is the model to get, when one is not installed yet."""
+
     chat_id: str
     model: str | None
     extractive: bool
     sources: list[SourceInfo] = field(default_factory=list)
     retrieval: str = "all"  # "all" sources fit, or "search" chose them
+    why_extractive: str = ""
+    suggestion: ModelSuggestion | None = None
 
 
 @dataclass(frozen=True)

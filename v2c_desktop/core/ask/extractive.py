@@ -3,11 +3,16 @@
 When no chat model is available (none installed, all failing, or the user chose none) the
 library can still point at the right moments. The passages are the speakers' own words,
 never paraphrased, each ending with its `[n]` and time, under a first line that says plainly
-no model wrote them, so nobody mistakes a quote for a generated answer.
+no model wrote them, so nobody mistakes a quote for a generated answer. (Why no model did,
+and how to get one, travels beside the answer in `AskMeta`: each face says it its own way.)
+
+The sources are numbered as the answer cites them: the first bullet cites [1], the next new
+source [2], and so on; a passage cut inside a sentence shows `…` where it was cut.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -16,10 +21,21 @@ from ..model import Segment
 from ..timecode import clock
 from .citations import Citation, make_citation
 from .markers import strip_citations
-from .matching import Match, document_frequency, quote_window, segment_matches, terms
+from .matching import (
+    Match,
+    document_frequency,
+    quote_cuts,
+    quote_window,
+    segment_matches,
+    terms,
+    with_ellipses,
+)
 from .sources import Source, source_text
 
-HEADER = "Extractive answer (no chat model was used): the passages that best match your question."
+HEADER = (
+    "Extractive answer (no chat model wrote this): the passages that best match your question, "
+    "quoted from the videos."
+)
 NOT_COVERED = "The library's videos do not seem to cover this."
 PASSAGE_CHARS = 320
 _EXPAND_SEGMENTS = 3
@@ -28,10 +44,12 @@ _SENTENCE_STOP = re.compile(r"[.!?。！？][\"'”’)」』）]*$")
 
 @dataclass(slots=True)
 class ExtractiveAnswer:
-    """Markdown text (a header, then one bullet per passage) and one citation per source."""
+    """Markdown text (a header, then one bullet per passage), one citation per cited
+    source, and every source renumbered: the cited ones first, as the text cites them."""
 
     text: str
     citations: list[Citation] = field(default_factory=list)
+    sources: list[Source] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,15 +92,27 @@ def extractive_answer(
         if _passage_text(passage):
             taken.append(passage)
     if not taken:
-        return ExtractiveAnswer(NOT_COVERED)
+        return ExtractiveAnswer(NOT_COVERED, [], list(sources))
+    renumbered = _numbered_by_first_use(sources, [p.source for p in taken])
     lines = [HEADER, ""]
     citations: dict[int, Citation] = {}
     for passage in taken:
-        text = _passage_text(passage)
+        source = renumbered[id(passage.source)]
+        shown = with_ellipses(
+            _passage_text(passage), *quote_cuts(_passage_text(passage), source.text)
+        )
         start = passage.segments[0].start
-        lines.append(f"- “{text}” [{passage.source.n}] ({clock(start)})")
-        citations.setdefault(passage.source.n, _citation(passage, query))
-    return ExtractiveAnswer("\n".join(lines), list(citations.values()))
+        lines.append(f"- “{shown}” [{source.n}] ({clock(start)})")
+        citations.setdefault(source.n, _citation(passage, source, query))
+    ordered = sorted(renumbered.values(), key=lambda s: s.n)
+    return ExtractiveAnswer("\n".join(lines), list(citations.values()), ordered)
+
+
+def _numbered_by_first_use(sources: Sequence[Source], cited: Sequence[Source]) -> dict[int, Source]:
+    """Every source (by identity) with its new number: cited ones 1, 2, ... in the order the
+    answer first cites them, then the others in their old order."""
+    order = list({id(s): s for s in [*cited, *sources]}.values())
+    return {id(s): dataclasses.replace(s, n=n) for n, s in enumerate(order, start=1)}
 
 
 def _ends_sentence(segment: Segment) -> bool:
@@ -120,7 +150,7 @@ def _passage_text(passage: _Passage) -> str:
     return strip_citations(source_text(passage.segments)).strip()
 
 
-def _citation(passage: _Passage, query: frozenset[str]) -> Citation:
+def _citation(passage: _Passage, source: Source, query: frozenset[str]) -> Citation:
     segments = passage.segments
     quote = quote_window(source_text(segments), query)
-    return make_citation(passage.source, segments[0].start, segments[-1].end, quote, passage.score)
+    return make_citation(source, segments[0].start, segments[-1].end, quote, passage.score)

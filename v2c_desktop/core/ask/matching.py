@@ -20,8 +20,11 @@ from ..model import Segment
 from ..search.text_tokens import match_spans, tokenize
 
 QUOTE_CHARS = 160
+ELLIPSIS = "…"
 _WORD = re.compile(r"\S+")
 _WHITESPACE = re.compile(r"\s+")
+#: The end of a sentence: a stop, maybe followed by closing quotes or brackets.
+_STOP_AT_END = re.compile(r"[.!?…。！？][\"'”’)\]」』）]*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,3 +130,31 @@ def quote_window(text: str, query: frozenset[str], limit: int = QUOTE_CHARS) -> 
     if best_count < 0:  # a single word longer than the limit
         return text[:limit]
     return text[words[first][0] : words[last][1]]
+
+
+def quote_cuts(quote: str, text: str) -> tuple[bool, bool]:
+    """Whether `quote`, found in `text`, starts and ends inside a sentence of it.
+
+    A quote starts a sentence when the text before it ends in a stop (or it opens the text
+    with a capital), and ends one when its own last character is a stop. Captions without
+    punctuation (auto captions) are cut on both sides: that is the honest reading.
+    """
+    quote, text = normalise_space(quote), normalise_space(text)
+    if not quote:
+        return False, False
+    at = text.find(quote)
+    before = text[:at].rstrip() if at > 0 else ""
+    if at < 0:
+        starts = quote[:1].isupper()
+    elif before:
+        starts = bool(_STOP_AT_END.search(before))
+    else:
+        starts = not quote[:1].islower()
+    return not starts, not _STOP_AT_END.search(quote)
+
+
+def with_ellipses(quote: str, cut_start: bool, cut_end: bool) -> str:
+    """The quote as a reader sees it: `…` where it was cut inside a sentence."""
+    if not quote:
+        return quote
+    return f"{ELLIPSIS if cut_start else ''}{quote}{ELLIPSIS if cut_end else ''}"

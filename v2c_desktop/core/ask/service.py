@@ -38,6 +38,7 @@ from .events import (
     AskMeta,
     AskReasoning,
     AskRequest,
+    ModelSuggestion,
     SourceInfo,
 )
 from .extractive import extractive_answer
@@ -82,6 +83,7 @@ class AskService:
         check_request(request.question, history, [*request.video_ids, *request.urls])
         records = await self._scope(request, chat)
         chain, extractive = self._chain(request)
+        why, suggestion = self._why_extractive(request) if extractive else ("", None)
         window = chain[0].info.context_window if chain else EXTRACTIVE_BUDGET
         history_tokens = sum(estimate_tokens(m.content) for m in history)
         budget = int(0.9 * window) - PROMPT_OVERHEAD - history_tokens - request.max_tokens
@@ -109,15 +111,19 @@ class AskService:
         sources = retrieved.sources
         chat_id = chat.id if chat else await self._new_chat(request, records)
         model_id = None if extractive else chain[0].info.id
+        answer = extractive_answer(request.question, sources) if extractive else None
+        if answer is not None:
+            sources = answer.sources  # numbered as the answer cites them: [1] comes first
         yield AskMeta(
             chat_id,
             model_id,
             extractive,
             [SourceInfo(s.n, s.video_id, s.title, s.url, s.start, s.end) for s in sources],
             retrieved.mode,
+            why,
+            suggestion,
         )
-        if extractive:
-            answer = extractive_answer(request.question, sources)
+        if answer is not None:
             yield AskDelta(answer.text)
             await self._save(
                 chat_id, request.question, answer.text, answer.citations, [], None, extractive=True
@@ -182,6 +188,16 @@ class AskService:
         if not any(m.info.capable for m in chain):
             return [], True
         return [m for m in chain if m.info.capable], False
+
+    def _why_extractive(self, request: AskRequest) -> tuple[str, ModelSuggestion | None]:
+        """Why no model writes this answer, and the model to get (none when asked for)."""
+        if request.extractive:
+            return "you asked for an extractive answer", None
+        if self.registry is None:
+            return "this library was opened without models", None
+        entry = self.registry.suggested_chat_model()
+        suggestion = ModelSuggestion(entry.id, entry.label, entry.size_bytes) if entry else None
+        return self.registry.why_no_capable_chat(), suggestion
 
     async def _scope(self, request: AskRequest, chat: ChatRecord | None) -> list[VideoRecord]:
         ids = list(request.video_ids)

@@ -13,6 +13,7 @@ import httpx
 
 from ..errors import V2CError
 from ..settings import ModelSettings
+from .catalog import CatalogEntry
 from .chain import ModelChoice, Policy, order_chain
 from .llamacpp import LlamaCppChatModel, LlamaCppEmbeddingModel
 from .manager import ModelManager, ModelState
@@ -128,6 +129,31 @@ class ModelRegistry:
 
     def capable_chat_available(self) -> bool:
         return any(m.info.capable for m in self.chain())
+
+    def why_no_capable_chat(self) -> str:
+        """Why no model can write answers, in plain words (call when none can)."""
+        chat = [state for state in self.manager.list() if state.kind == "chat"]
+        weak = [
+            state.label
+            for state in chat
+            if state.installed and state.entry is not None and not state.entry.capable
+        ]
+        if weak:
+            return (
+                f"the only chat model installed ({', '.join(weak)}) is a small test model "
+                "that cannot write useful answers"
+            )
+        return "no chat model is installed and no Ollama or LM Studio server is running"
+
+    def suggested_chat_model(self) -> CatalogEntry | None:
+        """The smallest recommended capable chat model not installed yet, if any."""
+        missing = [
+            state.entry
+            for state in self.manager.list()
+            if state.kind == "chat" and not state.installed and state.entry is not None
+        ]
+        good = [entry for entry in missing if entry.recommended and entry.capable]
+        return min(good, key=lambda entry: entry.size_bytes, default=None)
 
     # -- embeddings ---------------------------------------------------------------------------
     def embedder(self, model_id: str | None = None) -> EmbeddingModel:

@@ -229,6 +229,7 @@ def _register_domain_types() -> None:
         AskMeta,
         AskReasoning,
         AskRequest,
+        ModelSuggestion,
         SourceInfo,
     )
     from ..library import BatchResult, ImportOutcome
@@ -241,6 +242,7 @@ def _register_domain_types() -> None:
         *(Segment, Chapter, Transcript, Video, VideoRecord, VideoSummary, Collection),
         *(ImportOutcome, BatchResult, SearchRequest, SearchHit, SearchResult, Progress),
         *(AskRequest, AskMeta, AskReasoning, AskDelta, AskDone, AskError, SourceInfo, Citation),
+        ModelSuggestion,
         *(LibraryStatus, ChatRecord, ChatMessageRecord),
     ):
         register(cls)

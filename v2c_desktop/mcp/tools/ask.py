@@ -18,7 +18,7 @@ from pydantic import Field
 
 from v2c_desktop.core.api import CoreAPI
 from v2c_desktop.core.ask.events import AskDelta, AskDone, AskError, AskMeta, AskRequest
-from v2c_desktop.core.errors import V2CError, bad_request
+from v2c_desktop.core.errors import V2CError, bad_request, render_hint
 from v2c_desktop.core.timecode import clock
 
 from ..batch import gather_videos
@@ -92,7 +92,7 @@ def register(server: MCPServer[Any], deps: Deps) -> None:
             return await _collect(api.ask(request))
         except V2CError as error:
             attempts = list(error.details.get("attempts") or [])
-            return ask_error(error.code, error.message, error.hint, attempts)
+            return ask_error(error.code, error.message, error.hint_for("agent"), attempts)
 
     add_tool(
         server,
@@ -128,7 +128,9 @@ async def _collect(events: Any) -> CallToolResult:
         elif isinstance(event, AskDelta):
             streamed.append(event.text)
         elif isinstance(event, AskError):
-            return ask_error(event.code, event.message, event.hint, event.attempts)
+            return ask_error(
+                event.code, event.message, render_hint(event.hint, "agent"), event.attempts
+            )
         elif isinstance(event, AskDone):
             return text_result(render_answer(event, meta))
     text = "".join(streamed)
@@ -143,13 +145,21 @@ def render_answer(done: AskDone, meta: AskMeta | None) -> str:
             lines.append(f"[{c.n}] {c.title} @ {clock(c.start)} <{c.url}>")
             if c.quote:
                 mark = "" if c.verified else " (not found verbatim)"
-                lines.append(f'    "{c.quote}"{mark}')
+                lines.append(f'    "{c.shown_quote}"{mark}')
     if done.unverified:
         numbers = ", ".join(f"[{n}]" for n in done.unverified)
         lines.append(f"Unverified markers (no such source or not supported): {numbers}")
     how = "extractive (quotes only)" if done.extractive else f"model {done.model or 'unknown'}"
     scope = f"; sources chosen by {meta.retrieval}" if meta is not None else ""
     lines.append(f"-- answered by {how}{scope}; chat {done.chat_id}")
+    if done.extractive and meta is not None and meta.why_extractive:
+        get = ""
+        if meta.suggestion is not None and not meta.why_extractive.startswith("you asked"):
+            get = (
+                f" For written answers the user can install {meta.suggestion.label} in v2c, "
+                "or run Ollama or LM Studio on their computer."
+            )
+        lines.append(f"-- no model wrote this: {meta.why_extractive}.{get}")
     return "\n".join(lines).strip() + "\n"
 
 

@@ -14,9 +14,11 @@ from .chat_turn import TurnView
 class Conversation(QScrollArea):
     """Signals:
     seek_requested(video_id, seconds): from any turn's links and cards.
+    get_model_requested(): a turn's "get a chat model" link.
     """
 
     seek_requested = Signal(str, float)
+    get_model_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -35,6 +37,7 @@ class Conversation(QScrollArea):
     def add_turn(self, question: str) -> TurnView:
         turn = TurnView(question)
         turn.seek_requested.connect(self.seek_requested)
+        turn.get_model_requested.connect(self.get_model_requested)
         self._column.insertWidget(self._column.count() - 1, turn)
         self.turns.append(turn)
         return turn

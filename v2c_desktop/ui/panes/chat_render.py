@@ -15,6 +15,7 @@ from typing import Any
 
 from v2c_desktop.core.ask.citations import Citation
 from v2c_desktop.core.ask.events import SourceInfo
+from v2c_desktop.core.ask.matching import with_ellipses
 from v2c_desktop.core.timecode import clock
 
 from ..links import seek_href
@@ -71,7 +72,11 @@ def cards_from_citations(
             title=str(c.get("title") or c["video_id"]),
             start=float(c["start"]),
             end=float(c.get("end") or c["start"]),
-            quote=str(c.get("quote") or ""),
+            quote=with_ellipses(
+                str(c.get("quote") or ""),
+                bool(c.get("cut_start", False)),
+                bool(c.get("cut_end", False)),
+            ),
             verified=bool(c.get("verified", False)),
         )
     return sorted(cards.values(), key=lambda card: card.n)
@@ -89,6 +94,8 @@ def _citation_dict(c: Citation) -> dict[str, Any]:
         "start": c.start,
         "end": c.end,
         "quote": c.quote,
+        "cut_start": c.cut_start,
+        "cut_end": c.cut_end,
         "verified": c.verified,
     }
 

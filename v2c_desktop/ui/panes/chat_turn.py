@@ -23,6 +23,7 @@ from v2c_desktop.core.ask.events import (
     AskMeta,
     AskReasoning,
 )
+from v2c_desktop.core.errors import render_hint
 
 from ..links import parse_seek_href
 from ..rich_text import escape
@@ -37,6 +38,26 @@ from .chat_render import (
 from .seek_card import SeekCard, card_label
 
 EXTRACTIVE_LABEL = "Extractive answer: passages quoted from the videos, not written by a model"
+#: The href of the extractive label's link that opens the chat model set-up.
+GET_MODEL_HREF = "v2c-app:get-chat-model"
+
+
+def extractive_label(meta: AskMeta) -> str:
+    """Rich text: why no model wrote the answer and, unless the user chose that, how to get
+    one (a link that opens the model set-up, or a model server on this computer)."""
+    text = escape(EXTRACTIVE_LABEL)
+    if meta.why_extractive:
+        text += f", because {escape(meta.why_extractive)}."
+    if meta.why_extractive.startswith("you asked"):
+        return text
+    suggestion = ""
+    if meta.suggestion is not None:
+        size = meta.suggestion.size_bytes / 1e9
+        suggestion = f" (for example {escape(meta.suggestion.label)}, a {size:.1f} GB download)"
+    return (
+        f"{text}<br>For written answers, <a href='{GET_MODEL_HREF}'>get a chat model…</a>"
+        f"{suggestion}, or start Ollama or LM Studio on this computer."
+    )
 
 
 class AnswerView(QTextBrowser):
@@ -145,9 +166,11 @@ class Thinking(QWidget):
 class TurnView(QFrame):
     """Signals:
     seek_requested(video_id, seconds): a `[n]` link or a source card was clicked.
+    get_model_requested(): the extractive label's "get a chat model" link was clicked.
     """
 
     seek_requested = Signal(str, float)
+    get_model_requested = Signal()
 
     def __init__(self, question: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -167,6 +190,9 @@ class TurnView(QFrame):
         self.label = QLabel(EXTRACTIVE_LABEL)
         self.label.setObjectName("extractiveLabel")
         self.label.setWordWrap(True)
+        self.label.setTextFormat(Qt.TextFormat.RichText)
+        self.label.setOpenExternalLinks(False)
+        self.label.linkActivated.connect(self._on_label_link)
         self.label.setFrameShape(QFrame.Shape.StyledPanel)
         self.label.hide()
         self.thinking = Thinking()
@@ -198,12 +224,14 @@ class TurnView(QFrame):
         elif isinstance(event, AskDone):
             self.finish(event)
         elif isinstance(event, AskError):
-            self.fail(event.message, event.hint)
+            self.fail(event.message, render_hint(event.hint, "app"))
 
     def set_meta(self, meta: AskMeta) -> None:
         self.state = "streaming"
         self.targets = targets_from_sources(meta.sources)
         self.set_extractive(meta.extractive)
+        if meta.extractive:
+            self.label.setText(extractive_label(meta))
         self.say(f"{meta.model} is answering…" if meta.model else "Quoting passages…")
 
     def add_reasoning(self, text: str) -> None:
@@ -239,6 +267,10 @@ class TurnView(QFrame):
         self.state = "error"
         self.say(f"{message} — {hint}" if hint else message)
         self.note.setEnabled(True)
+
+    def _on_label_link(self, href: str) -> None:
+        if href == GET_MODEL_HREF:
+            self.get_model_requested.emit()
 
     def set_extractive(self, extractive: bool) -> None:
         self.extractive = extractive
