@@ -165,3 +165,27 @@ def test_second_process_is_told_the_library_is_in_use(tmp_path: Path) -> None:
     error = json.loads(out.stdout)
     assert error["error"] == "library-in-use"
     assert error["details"]["pid"] == holder.pid
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["list"],
+        ["transcript", SAMPLE, "--format", "json"],
+        ["search", "spacecraft"],
+        ["--help"],
+    ],
+)
+def test_a_closed_output_pipe_ends_quietly(tmp_path: Path, argv: list[str]) -> None:
+    """`v2c list | head`: the reader goes away first; no traceback, the SIGPIPE status."""
+    library = tmp_path / "lib.duckdb"
+    assert main(["--library", str(library), "add", str(sample_dir())]) == 0
+    command = [sys.executable, "-m", "v2c_desktop.cli.main", "--library", str(library), *argv]
+    process = subprocess.Popen(
+        command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert process.stdout is not None
+    process.stdout.close()  # before it writes a byte
+    _, err = process.communicate(timeout=120)
+    assert "Traceback" not in err and "BrokenPipe" not in err, err
+    assert process.returncode == (0 if argv == ["--help"] else 141), err  # argparse: quiet 0

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -54,7 +56,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except BrokenPipeError:  # `v2c --help | head -1`
+        return quiet_broken_pipe()
     args.library = getattr(args, "library", None)
     args.json = getattr(args, "json", False)
     try:
@@ -65,6 +70,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted; what was saved before stays saved", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        return quiet_broken_pipe()
+
+
+#: What a shell reports for a program ended by SIGPIPE (128 + 13), as `yes | head` is.
+BROKEN_PIPE_STATUS = 141
+
+
+def quiet_broken_pipe() -> int:
+    """The reader of our output went away (`v2c list | head`): stop without a traceback.
+
+    stdout is pointed at /dev/null so that the interpreter's final flush of what is still
+    buffered cannot fail again at exit (the way the Python docs recommend).
+    """
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    return BROKEN_PIPE_STATUS
 
 
 if __name__ == "__main__":
