@@ -18,7 +18,7 @@ from .ids import youtube_id_from_url
 from .model import Collection, VideoRecord, VideoSummary
 from .progress import Progress, ProgressCallback, ignore_progress
 from .sources.inputs import PlannedItem, plan_inputs
-from .sources.local import load_local
+from .sources.local import LocalItem, chosen_subtitle, read_local
 from .sources.web_access import WebAccess
 from .store import LibraryStore
 from .store.search_index import Manifest
@@ -30,7 +30,11 @@ Status = Literal["added", "updated", "skipped", "failed"]
 
 @dataclass
 class ImportOutcome:
-    """What happened to one input (or one video of a playlist, folder or URL list)."""
+    """What happened to one input (or one video of a playlist, folder or URL list).
+
+    `warnings` are things the user should know about an import that went through: damaged
+    cues left out of the transcript (with their lines), a metadata file that was ignored.
+    """
 
     source: str
     status: Status
@@ -38,6 +42,7 @@ class ImportOutcome:
     title: str = ""
     reason: str = ""
     error: V2CError | None = None
+    warnings: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"source": self.source, "status": self.status}
@@ -49,12 +54,43 @@ class ImportOutcome:
             out["reason"] = self.reason
         if self.error is not None:
             out["error"] = self.error.to_dict()
+        if self.warnings:
+            out["warnings"] = list(self.warnings)
         return out
 
 
 def outcome_line(outcome: ImportOutcome) -> str:
-    """One line a person reads as an item settles: status, id, title or source."""
-    return f"{outcome.status:8} {outcome.video_id or '-':28} {outcome.title or outcome.source}"
+    """One line a person reads as an item settles: status, id, title or source, and why a
+    skipped item was skipped or how many warnings an import has."""
+    line = f"{outcome.status:8} {outcome.video_id or '-':28} {outcome.title or outcome.source}"
+    if outcome.status == "skipped" and outcome.reason:
+        line += f"  ({outcome.reason})"
+    if outcome.warnings:
+        count = len(outcome.warnings)
+        line += f"  ({count} warning{'s' if count > 1 else ''})"
+    return line
+
+
+def _unused_subtitles(
+    local: LocalItem, used: ImportOutcome, languages: tuple[str, ...]
+) -> list[ImportOutcome]:
+    """A `skipped` line for each subtitle file of a video that was not the one read.
+
+    A folder holding `talk.srt` and `talk.vtt` (or `talk.en.vtt` and `talk.de.vtt`) gives one
+    video; the report still accounts for every file, saying which one was used instead.
+    """
+    chosen = chosen_subtitle(local, languages)
+    if chosen is None:
+        return []
+    if used.status == "failed":
+        reason, video_id = f"not read: {chosen.name} was picked for this video and failed", None
+    else:
+        reason, video_id = f"{chosen.name} was used for this video", used.video_id
+    return [
+        ImportOutcome(str(path), "skipped", video_id, reason=reason)
+        for path, _ in local.subtitles
+        if path != chosen
+    ]
 
 
 @dataclass
@@ -168,7 +204,14 @@ class Library:
                     [item.source],
                 )
             settle(outcome)
-        progress(Progress("import", total, total, "done"))
+            if item.local is not None and item.from_folder:
+                for unused in _unused_subtitles(item.local, outcome, languages or ("en",)):
+                    settle(unused)
+        if total:  # nothing was imported when every input failed to plan: its line says so
+            failed = result.count("failed")
+            progress(
+                Progress("import", total, total, f"done, {failed} failed" if failed else "done")
+            )
         return result
 
     async def _import_item(
@@ -191,8 +234,10 @@ class Library:
                 record = await self.web.fetch(item.url, languages=languages)
             else:
                 assert item.local is not None
-                local = item.local
-                record = await asyncio.to_thread(load_local, local, languages or ("en",))
+                read = await asyncio.to_thread(read_local, item.local, languages or ("en",))
+                outcome = await self._save(item.label, read.record, refresh=refresh)
+                outcome.warnings = read.warnings
+                return outcome
             return await self._save(item.label, record, refresh=refresh)
         except V2CError as exc:
             return ImportOutcome(item.label, "failed", reason=exc.message, error=exc)

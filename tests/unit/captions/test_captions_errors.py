@@ -8,7 +8,7 @@ from typing import cast
 import pytest
 
 from tests.conftest import corpus_path
-from v2c_desktop.core.captions import CaptionFormat, parse_captions
+from v2c_desktop.core.captions import CaptionFormat, parse_captions, read_captions
 from v2c_desktop.core.errors import V2CError
 
 from .helpers import FIXTURES
@@ -51,11 +51,21 @@ def test_real_srt_cut_mid_timing_line() -> None:
     assert f"line {timing}" in error.message  # the cue number line just above it
 
 
-def test_srt_garbage_in_the_middle() -> None:
+def test_srt_garbage_in_the_middle_is_left_out_and_reported() -> None:
+    # One damaged cue of three: the others are kept (test_captions_damaged_cues has the rest).
     broken = SMALL_SRT.replace("2\n00:00:02,500 --> 00:00:04,000", "2\n00:00:02,500 ==> 00:0")
+    captions = read_captions(broken, source_name="x.srt")
+    assert [s.text for s in captions.segments] == ["First line.", "Third line."]
+    assert [s.line for s in captions.skipped] == [5]
+
+
+def test_srt_garbage_in_most_cues_is_refused() -> None:
+    broken = SMALL_SRT.replace("00:00:02,500 --> 00:00:04,000", "00:00:02,500 ==> 00:0")
+    broken = broken.replace("00:00:04,500 --> 00:00:06,000", "00:00:04,500 --> 00:0X:06,000")
     error = error_of(broken, "x.srt")
     assert error.code == "bad-request"
     assert "line 5" in error.message
+    assert "2 of 3 cues" in error.message
 
 
 @pytest.mark.parametrize(
@@ -64,7 +74,6 @@ def test_srt_garbage_in_the_middle() -> None:
         ("00:00:04.500 --> 00:00:0", 9),
         ("00:00:04.5", 9),
         ("3\n00", 9),
-        ("00:00:04.500 --> 00:75:00.000\nlate", 9),
     ],
 )
 def test_broken_vtt_says_where(tail: str, line: int) -> None:
@@ -77,6 +86,17 @@ def test_broken_vtt_says_where(tail: str, line: int) -> None:
     assert f"line {line}" in error.message
     assert "cut.vtt" in error.message
     assert "WebVTT" in error.message
+
+
+def test_vtt_cue_out_of_range_is_left_out_and_reported() -> None:
+    text = (
+        "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nFirst.\n\n"
+        "00:00:02.500 --> 00:00:04.000\nSecond.\n\n00:00:04.500 --> 00:75:00.000\nlate"
+    )
+    captions = read_captions(text, source_name="cut.vtt")
+    assert [s.text for s in captions.segments] == ["First.", "Second."]
+    assert [s.line for s in captions.skipped] == [9]
+    assert "out of range" in captions.skipped[0].problem
 
 
 def test_vtt_without_header_is_read() -> None:

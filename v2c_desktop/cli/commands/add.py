@@ -63,13 +63,19 @@ class AddProgress(StderrProgress):
 
 
 def print_problems(result: BatchResult) -> None:
+    """Failures with their hints, and the warnings of imports that went through.
+
+    Why an item was skipped is already on its own line (`outcome_line`).
+    """
     for outcome in result.outcomes:
         if outcome.error is not None:
             print(f"failed: {outcome.source}\n  {outcome.error.code}: {outcome.error.message}")
             if outcome.error.hint:
-                print(f"  hint: {outcome.error.hint}")
-        elif outcome.status == "skipped" and outcome.reason:
-            print(f"skipped: {outcome.title or outcome.source}: {outcome.reason}")
+                print(f"  hint: {outcome.error.hint_for('cli')}")
+        elif outcome.warnings:
+            print(f"warning: {outcome.title or outcome.source}")
+            for warning in outcome.warnings:
+                print(f"  {warning}")
 
 
 async def run(args: argparse.Namespace) -> int:

@@ -1,4 +1,4 @@
-"""The one shape every format parser hands on: a cue with its times and raw text lines."""
+"""The shapes every format parser hands on: cues with their times, and the cues it skipped."""
 
 from __future__ import annotations
 
@@ -12,3 +12,27 @@ class RawCue:
     start: float
     end: float
     lines: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedCue:
+    """A damaged cue left out of the transcript: where it starts in the file and why.
+
+    A cue whose timing cannot be read is skipped whole, text included: without a time its
+    words cannot be placed, and its index or broken timing line must never become speech.
+    """
+
+    line: int  # 1-based line of the file where the cue starts
+    problem: str  # "cue 2 has no timing line (its text: 'Caption text #2')"
+
+    def describe(self) -> str:
+        """`line 5: cue 2 has no timing line (...), so it was left out`."""
+        return f"line {self.line}: {self.problem}, so it was left out"
+
+
+@dataclass(slots=True)
+class ParsedCues:
+    """What a format parser read: the good cues and the damaged ones it skipped."""
+
+    cues: list[RawCue]
+    skipped: list[SkippedCue] = field(default_factory=list)

@@ -22,6 +22,12 @@ def shown_name(source_name: str) -> str:
     return source_name or "the caption data"
 
 
+def snippet(text: str, limit: int = 50) -> str:
+    """A short, single-spaced quote of file content for a message."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
 def broken(
     source_name: str, fmt: str, problem: str, *, line: int | None = None, where: str = ""
 ) -> V2CError:

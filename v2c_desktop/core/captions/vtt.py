@@ -1,12 +1,15 @@
-"""WebVTT: parsed by webvtt-py, with a hand-written pre-check that finds broken cues.
+"""WebVTT: parsed by webvtt-py, with a hand-written pre-check that finds damaged cues.
 
 webvtt-py (`webvtt.from_string`) reads the blocks, timestamps, identifiers, styles and cue
 text and strips cue tags (`<c>`, `<00:00:01.280>`, `<c.colorCCCCCC>`). Hand-written here,
 because webvtt-py does not do it:
 
-- a pre-check, since webvtt-py in its default lenient mode silently skips a cue whose timing
-  line is broken (a file cut off mid timing line just loses its last cue, with no error),
-  and its strict mode rejects harmless things real files have, without saying where;
+- a pre-check that splits the file into blocks the way webvtt-py does and finds the damaged
+  cues (an unreadable or out-of-range timing, a timing cut short, text with no timing line),
+  since webvtt-py in its default lenient mode drops them without a word and its strict mode
+  rejects harmless things real files have, without saying where. A damaged cue is taken out
+  and reported with its line (`SkippedCue`); a file cut off inside its last cue, or with
+  more damaged cues than readable ones, is refused (the same rules as for SRT);
 - tolerance for two common slips: a missing `WEBVTT` header (files written by hand or by
   tools that forgot it; the timings still say "WebVTT") and SRT-style `,` milliseconds.
 """
@@ -18,8 +21,8 @@ import re
 import webvtt
 from webvtt.errors import MalformedCaptionError, MalformedFileError
 
-from v2c_desktop.core.captions.cue import RawCue
-from v2c_desktop.core.captions.failures import broken
+from v2c_desktop.core.captions.cue import ParsedCues, RawCue, SkippedCue
+from v2c_desktop.core.captions.failures import broken, snippet
 
 _TS = r"(?:(\d+):)?(\d{1,2}):(\d{1,2})[.,](\d{1,3})"
 _TIMING = re.compile(rf"^\s*{_TS}[ \t]*-->[ \t]*{_TS}(?=[ \t]|$)")
@@ -38,27 +41,71 @@ def _seconds(hours: str | None, minutes: str, seconds: str, millis: str) -> floa
     )
 
 
-def _check_timing(line: str, number: int, source_name: str) -> str:
-    """Validate one timing line; returns it with `,` milliseconds turned into `.`."""
+def _timing_problem(line: str) -> str:
+    """Why a cue timing line cannot be used, "" when it can."""
     match = _TIMING.match(line)
     if not match:
-        raise broken(
-            source_name, "vtt", f"cannot read the cue timing {line.strip()!r}", line=number
-        )
-    start = _seconds(*match.groups()[:4])
-    end = _seconds(*match.groups()[4:])
-    if start is None or end is None:
-        raise broken(
-            source_name, "vtt", f"the cue timing {line.strip()!r} is out of range", line=number
-        )
+        return f"the cue timing {snippet(line)!r} cannot be read"
+    if _seconds(*match.groups()[:4]) is None or _seconds(*match.groups()[4:]) is None:
+        return f"the cue timing {snippet(line)!r} is out of range"
+    return ""
+
+
+def _with_dots(line: str) -> str:
+    """A readable timing line with SRT-style `,` milliseconds turned into `.`."""
+    match = _TIMING.match(line)
+    assert match is not None
     head = match.group(0)
     return head.replace(",", ".") + line[len(head) :] if "," in head else line
 
 
-def _prepare(text: str, source_name: str) -> str:
-    """Add a missing header, fix `,` milliseconds and raise on broken cue timings.
+def _blocks(lines: list[str]) -> list[tuple[int, int]]:
+    """The blocks as webvtt-py splits them, as (first index, end index); the header first.
 
-    Line numbers in messages are those of the file the user has.
+    A block ends at an empty line, and webvtt-py's rule: a "-->" line that cannot be the
+    block's own timing line (the header's, or after two lines, or after another "-->" line)
+    starts the next block.
+    """
+    blocks: list[tuple[int, int]] = []
+    start = -1  # the current block's first line, -1 between blocks
+    for index, line in enumerate(lines):
+        if start >= 0 and (
+            not line
+            or ("-->" in line and (not blocks or index - start > 1 or "-->" in lines[start]))
+        ):
+            blocks.append((start, index))
+            start = -1
+        if line and start < 0:
+            start = index
+    if start >= 0:
+        blocks.append((start, len(lines)))
+    return blocks
+
+
+def _block_problem(lines: list[str], start: int, end: int) -> tuple[str, int] | None:
+    """Why a block after the header is a damaged cue and its line index; None when fine."""
+    block = lines[start:end]
+    for position in (0, 1):
+        if position < len(block) and "-->" in block[position]:
+            problem = _timing_problem(block[position])
+            return (problem, start + position) if problem else None
+    if block[0].startswith(_BLOCK_KEYWORDS) or not any(line.strip() for line in block):
+        return None
+    filled = [line for line in block if line.strip()]
+    if len(filled) == 1 and end < len(lines) and "-->" in lines[end]:
+        return None  # an identifier (or stray line) right above a cue, as webvtt-py reads it
+    for position in (0, 1):  # no "-->" in either: a timing line cut short, or none at all
+        if position < len(block) and _FRAGMENT.match(block[position]):
+            return f"the cue timing {snippet(block[position])!r} is cut off", start + position
+    return f"{snippet(' '.join(filled))!r} has no cue timing line", start
+
+
+def _prepare(text: str, source_name: str) -> tuple[str, list[SkippedCue]]:
+    """Add a missing header, fix `,` milliseconds, and take damaged cues out.
+
+    A damaged cue is blanked out and reported; a file cut off inside its last cue, or with
+    more damaged cues than readable ones, is refused. Line numbers in messages are those of
+    the file the user has.
     """
     lines = text.split("\n")
     blank = 0
@@ -71,54 +118,43 @@ def _prepare(text: str, source_name: str) -> str:
             raise broken(source_name, "vtt", "there is no WEBVTT header and no cue", line=1)
         lines[:0] = ["WEBVTT", ""]
         shift += 2
-    block_start = 0  # index of the current block's first line (0: the header block)
-    in_header = True
-    last_block: list[int] = []
-    for index in range(1, len(lines)):
-        line = lines[index]
-        if not line:
-            in_header = False
-            block_start = index + 1
-            last_block = []
+    blocks = _blocks(lines)[1:]  # the first block is the header
+    skipped: list[SkippedCue] = []
+    good = 0
+    for number, (start, end) in enumerate(blocks):
+        found = _block_problem(lines, start, end)
+        if found is None:
+            for index in range(start, min(start + 2, end)):
+                if "-->" in lines[index]:
+                    lines[index] = _with_dots(lines[index])
+                    good += 1
             continue
-        if "-->" in line:
-            in_header = False
-            lines[index] = _check_timing(line, index + 1 - shift, source_name)
-        elif in_header:
-            continue
-        else:
-            position = index - block_start
-            first = lines[block_start]
-            if (position == 0 or (position == 1 and "-->" not in first)) and (
-                _FRAGMENT.match(line) and not first.startswith(_BLOCK_KEYWORDS)
-            ):
-                raise broken(
-                    source_name,
-                    "vtt",
-                    f"the cue timing {line.strip()!r} is cut off",
-                    line=index + 1 - shift,
-                )
-        last_block.append(index)
-    if last_block and not in_header and len(last_block) <= 2:
-        tail = [lines[i] for i in last_block]
-        if all(_ONLY_DIGITS.match(line) for line in tail) and not any("-->" in t for t in tail):
+        problem, where = found
+        tail = [line for line in lines[start:end] if line.strip()]
+        if number == len(blocks) - 1 and all(_ONLY_DIGITS.match(line) for line in tail):
             raise broken(
-                source_name,
-                "vtt",
-                "the file ends in the middle of a cue",
-                line=last_block[0] + 1 - shift,
+                source_name, "vtt", "the file ends in the middle of a cue", line=start + 1 - shift
             )
-    return "\n".join(lines)
+        skipped.append(SkippedCue(where + 1 - shift, problem))
+        lines[start:end] = [""] * (end - start)
+    if skipped and (not good or len(skipped) > good):
+        first = skipped[0]
+        if good:
+            problem = f"{len(skipped)} of {len(skipped) + good} cues cannot be read, the first: "
+        else:
+            problem = "no cue can be read: "
+        raise broken(source_name, "vtt", problem + first.problem, line=first.line)
+    return "\n".join(lines), skipped
 
 
-def parse_vtt(text: str, source_name: str) -> list[RawCue]:
-    """The cues of a WebVTT text (line endings already `\\n`)."""
-    prepared = _prepare(text, source_name)
+def parse_vtt(text: str, source_name: str) -> ParsedCues:
+    """The cues of a WebVTT text (line endings already `\\n`) and the damaged ones skipped."""
+    prepared, skipped = _prepare(text, source_name)
     try:
         captions = webvtt.from_string(prepared).captions
     except (MalformedFileError, MalformedCaptionError, ValueError) as error:
         raise broken(source_name, "vtt", str(error) or type(error).__name__) from error
-    return [
+    cues = [
         RawCue(
             caption.start_time.in_milliseconds() / 1000,
             caption.end_time.in_milliseconds() / 1000,
@@ -126,3 +162,4 @@ def parse_vtt(text: str, source_name: str) -> list[RawCue]:
         )
         for caption in captions
     ]
+    return ParsedCues(cues, skipped)

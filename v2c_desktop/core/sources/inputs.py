@@ -12,7 +12,8 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from ..errors import V2CError, unsupported_input
-from .local import MEDIA_EXTENSIONS, SUBTITLE_EXTENSIONS, LocalItem, item_for_file, scan_folder
+from ..file_kinds import MEDIA_EXTENSIONS, SUBTITLE_EXTENSIONS
+from .local import LocalItem, item_for_file, scan_folder
 from .web.expand import read_url_list
 
 URL_LIST_EXTENSIONS = {".txt", ".urls", ".list"}
@@ -22,11 +23,16 @@ ExpandWeb = Callable[[str], Awaitable[list[str]]]
 
 @dataclass
 class PlannedItem:
-    """One video to import: a local group of files or a web URL, with the input it came from."""
+    """One video to import: a local group of files or a web URL, with the input it came from.
+
+    `from_folder` marks an item found by scanning a folder: every file of it was an input
+    then, so the report also accounts for the subtitle files it did not use.
+    """
 
     source: str
     local: LocalItem | None = None
     url: str | None = None
+    from_folder: bool = False
 
     @property
     def label(self) -> str:
@@ -83,7 +89,7 @@ async def _plan_one(text: str, expand_web: ExpandWeb) -> list[PlannedItem]:
                 f"the folder {path} holds no subtitle or media files",
                 "add .srt or .vtt files (with their videos or yt-dlp .info.json files)",
             )
-        return [PlannedItem(text, local=item) for item in found]
+        return [PlannedItem(text, local=item, from_folder=True) for item in found]
     suffix = path.suffix.lower()
     if suffix in URL_LIST_EXTENSIONS:
         planned: list[PlannedItem] = []
