@@ -105,6 +105,25 @@ def test_choosing_a_backend(tmp_path: Path) -> None:
         id="file:c", title="c", platform="file", native_id="c", source_path=str(tmp_path / "x.mp4")
     )
     assert "missing" in choose_playback(gone, webengine=True).reason
+    with_page = Video(
+        id="file:d",
+        title="d",
+        platform="file",
+        native_id="d",
+        source_path=str(srt),
+        url="https://youtu.be/eMlx5fFNoYc",
+    )
+    opened = choose_playback(with_page, webengine=True)
+    assert opened.kind == "external" and "its page opens in the browser" in opened.reason
+    planted = Video(
+        id="file:e",
+        title="e",
+        platform="file",
+        native_id="e",
+        source_path=str(srt),
+        url="smb://x/y",
+    )
+    assert choose_playback(planted, webengine=True).kind == "none"  # only http(s) is opened
 
 
 def test_without_webengine_youtube_opens_in_the_browser_at_that_second(

@@ -33,6 +33,9 @@ from v2c_desktop.core.models.types import ChatModel
 from v2c_desktop.core.services import Services
 from v2c_desktop.core.settings import ModelSettings, ServerSetting
 
+BITCOIN_TITLE = "But how does bitcoin actually work?"  # from the meta.json beside its captions
+BAYES_TITLE = "Bayes theorem, the geometry of changing beliefs"
+
 BITCOIN = "transcripts/3blue1brown/2017_bitcoin/captions.en.srt"
 BAYES = "transcripts/3blue1brown/2019_bayes-theorem/captions.en.srt"
 
@@ -88,7 +91,7 @@ def test_scripted_pipeline_events_citations_and_saved_chat(tmp_path: Path) -> No
         try:
             events = await collect(
                 api,
-                AskRequest("What is the ledger and what secures it?", video_ids=("2017_bitcoin",)),
+                AskRequest("What is the ledger and what secures it?", video_ids=(BITCOIN_TITLE,)),
             )
             kinds = [type(e).__name__ for e in events]
             assert kinds[0] == "AskMeta" and kinds[-1] == "AskDone"
@@ -102,7 +105,8 @@ def test_scripted_pipeline_events_citations_and_saved_chat(tmp_path: Path) -> No
             assert "[2]" in shown and "[3][2]" in shown
             assert [c.n for c in done.citations] == [1, 2, 3]
             assert all(c.verified and c.quote for c in done.citations)
-            assert all(c.url.startswith("file://") and "#t=" in c.url for c in done.citations)
+            youtube = "https://www.youtube.com/watch?v=bBC-nXj3Ng4&t="  # its meta.json page
+            assert all(c.url.startswith(youtube) for c in done.citations)
             # the sources went to the model inside one random fence, after the rules
             system, *_, user = model.calls[0]
             boundary = re.search(r"<<<(DATA-[0-9a-f]+)>>>", user.content).group(1)  # type: ignore[union-attr]
@@ -121,7 +125,7 @@ def test_scripted_pipeline_events_citations_and_saved_chat(tmp_path: Path) -> No
             assert history and "[1]" not in history[0].content  # old markers stripped
             exported = await api.export_chat(done.chat_id)
             assert "## What is the ledger and what secures it?" in exported
-            assert "(file://" in exported and "](file://" in exported
+            assert "](https://www.youtube.com/watch?v=bBC-nXj3Ng4&t=" in exported
             await api.rename_chat(done.chat_id, "Ledger")
             assert [c.title for c in await api.list_chats()] == ["Ledger"]
             await api.delete_chat(done.chat_id)
@@ -147,14 +151,14 @@ def test_retrieval_searches_and_rewrites_follow_ups_when_not_everything_fits(
                 api,
                 AskRequest(
                     "How are new bitcoins created?",
-                    video_ids=("2017_bitcoin", "2019_bayes-theorem"),
+                    video_ids=(BITCOIN_TITLE, BAYES_TITLE),
                     max_tokens=200,
                 ),
             )
             assert isinstance(first[0], AskMeta) and first[0].retrieval == "search"
             titles = [s.title for s in first[0].sources]
-            assert titles[0] == "2017_bitcoin"  # the best passages come first
-            assert titles.count("2017_bitcoin") > titles.count("2019_bayes-theorem")
+            assert titles[0] == BITCOIN_TITLE  # the best passages come first
+            assert titles.count(BITCOIN_TITLE) > titles.count(BAYES_TITLE)
             for source in first[0].sources:
                 assert source.end - source.start <= 240.0
             model.calls.clear()
@@ -180,13 +184,13 @@ def test_extractive_without_a_capable_model_and_request_limits(tmp_path: Path) -
         )
         try:
             events = await collect(
-                api, AskRequest("What is a proof of work?", video_ids=("2017_bitcoin",))
+                api, AskRequest("What is a proof of work?", video_ids=(BITCOIN_TITLE,))
             )
             done = events[-1]
             assert isinstance(done, AskDone) and done.extractive and done.model is None
             assert done.text.startswith(HEADER)
             assert done.citations and all(c.verified for c in done.citations)
-            bad = await collect(api, AskRequest("x" * 4001, video_ids=("2017_bitcoin",)))
+            bad = await collect(api, AskRequest("x" * 4001, video_ids=(BITCOIN_TITLE,)))
             assert isinstance(bad[-1], AskError) and bad[-1].code == "bad-request"
             none = await collect(api, AskRequest("anything?"))
             assert isinstance(none[-1], AskError) and "--video" in none[-1].hint
@@ -261,7 +265,7 @@ def test_openai_compatible_stream_with_good_bad_and_split_markers(tmp_path: Path
                     api,
                     AskRequest(
                         "How do blocks link?",
-                        video_ids=("2017_bitcoin",),
+                        video_ids=(BITCOIN_TITLE,),
                         model="openai-compat/testhost/test-chat",
                     ),
                 )
@@ -330,7 +334,7 @@ def test_cli_ask_extractive_json_and_text(
                 "ask",
                 "What is proof of work?",
                 "--video",
-                "2017_bitcoin",
+                BITCOIN_TITLE,
                 "--extractive",
                 "--json",
             ]
@@ -340,11 +344,16 @@ def test_cli_ask_extractive_json_and_text(
     out = json.loads(capsys.readouterr().out)
     assert out["extractive"] is True and out["citations"]
     assert (
-        cli_main([*lib, "ask", "What is proof of work?", "--video", "2017_bitcoin", "--extractive"])
+        cli_main([*lib, "ask", "What is proof of work?", "--video", BITCOIN_TITLE, "--extractive"])
         == 0
     )
     text = capsys.readouterr().out
     assert text.startswith(HEADER)
-    assert re.search(r"^\[\d+\] 2017_bitcoin @ \d+:\d\d <file://", text, re.M)
+    assert re.search(
+        r"^\[\d+\] But how does bitcoin actually work\? @ \d+:\d\d "
+        r"<https://www\.youtube\.com/watch\?v=bBC-nXj3Ng4&t=\d+s>",
+        text,
+        re.M,
+    )
     assert cli_main([*lib, "chats", "list"]) == 0
     assert "What is proof of work?" in capsys.readouterr().out

@@ -17,6 +17,9 @@ from v2c_desktop.core.owner import open_session
 from v2c_desktop.core.progress import Progress
 from v2c_desktop.core.search.request import SearchRequest
 
+BITCOIN_TITLE = "But how does bitcoin actually work?"  # from the meta.json beside its captions
+BAYES_TITLE = "Bayes theorem, the geometry of changing beliefs"
+
 
 def test_client_calls_every_kind_of_method_through_the_owner(tmp_path: Path) -> None:
     bitcoin = corpus_path("transcripts/3blue1brown/2017_bitcoin/captions.en.srt")
@@ -46,13 +49,13 @@ def test_client_calls_every_kind_of_method_through_the_owner(tmp_path: Path) -> 
                 assert result.count("added") == 1
                 assert any(p.stage == "settled" and "added" in p.message for p in seen)
                 hits = await api.search(SearchRequest("proof of work", mode="keyword", limit=3))
-                assert hits.hits and hits.hits[0].title == "2017_bitcoin"
+                assert hits.hits and hits.hits[0].title == BITCOIN_TITLE
                 events = [
                     e
                     async for e in api.ask(
                         AskRequest(
                             "What is a proof of work?",
-                            video_ids=("2017_bitcoin",),
+                            video_ids=(BITCOIN_TITLE,),
                             extractive=True,
                         )
                     )

@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 from urllib.parse import parse_qs, quote, urlencode, urlparse, urlunparse
 
+from .file_kinds import is_media
 from .model import Video
 
 _YOUTUBE_ID = re.compile(r"^[A-Za-z0-9_-]{11}$")
@@ -66,6 +67,14 @@ def file_video_id(path: Path, chunk_size: int = 1 << 20) -> str:
     return video_id("file", digest.hexdigest()[:16])
 
 
+def is_web(url: str | None) -> bool:
+    """An http(s) address with a host: the only kind of link the app ever opens."""
+    if not url:
+        return False
+    parsed = urlparse(url)
+    return parsed.scheme in ("http", "https") and bool(parsed.netloc)
+
+
 def _whole(seconds: float) -> int:
     return max(0, int(seconds))
 
@@ -90,13 +99,25 @@ def local_file_url(path: str, seconds: float) -> str:
 
 
 def timestamp_url(video: Video, seconds: float) -> str:
-    """A URL that opens `video` at `seconds`, in the site's own form where we know it."""
+    """A URL that opens `video` at `seconds`, in the site's own form where we know it.
+
+    A local video links to its media file; one imported from a subtitle file alone links
+    to its web page when it has one (a metadata file beside the captions named it), never
+    to the subtitle file, which shows no video.
+    """
     platform = video.platform.lower()
     whole = _whole(seconds)
     if platform == "youtube":
         return f"https://www.youtube.com/watch?v={video.native_id}&t={whole}s"
     if platform == "file" or (not video.url and video.source_path):
-        return local_file_url(video.source_path, seconds) if video.source_path else ""
+        if video.source_path and (is_media(video.source_path) or not is_web(video.url)):
+            return local_file_url(video.source_path, seconds)
+        if not is_web(video.url):
+            return ""
+        youtube = youtube_id_from_url(video.url)
+        if youtube:
+            return f"https://www.youtube.com/watch?v={youtube}&t={whole}s"
+        return f"{video.url.split('#')[0]}#t={whole}"
     url = video.url
     if not url:
         return ""

@@ -22,7 +22,6 @@ import importlib.util
 import json
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import numpy as np

@@ -20,8 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from v2c_desktop.core.file_kinds import MEDIA_EXTENSIONS, SUBTITLE_EXTENSIONS
 from v2c_desktop.core.sources.inputs import URL_LIST_EXTENSIONS
-from v2c_desktop.core.sources.local import MEDIA_EXTENSIONS, SUBTITLE_EXTENSIONS
 
 NO_COLLECTION = "(no collection)"
 

@@ -6,8 +6,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from v2c_desktop.core.file_kinds import MEDIA_EXTENSIONS
+from v2c_desktop.core.ids import is_web
 from v2c_desktop.core.model import Video
-from v2c_desktop.core.sources.local import MEDIA_EXTENSIONS
 
 Kind = Literal["youtube", "local", "external", "none"]
 
@@ -33,7 +34,10 @@ def choose_playback(video: Video, *, webengine: bool) -> Playback:
     if is_media:
         missing = f"the media file {video.source_path} is missing"
         return Playback("external", missing) if video.url else Playback("none", missing)
-    if video.url:
+    if is_web(video.url):
+        if video.platform.lower() == "file":
+            why = "this video was imported from a subtitle file: its page opens in the browser"
+            return Playback("external", why)
         site = video.platform or "this site"
         return Playback("external", f"{site} videos do not play inside the app")
     return Playback(
