@@ -32,8 +32,8 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from v2c_desktop.core.models.onnx_embedder import OnnxEmbedder  # noqa: E402
-from v2c_desktop.core.models.onnx_minilm import load_tokenizer, tokenizer_file  # noqa: E402
+from v2c_desktop.core.models.onnx.embedder import OnnxEmbedder  # noqa: E402
+from v2c_desktop.core.models.onnx.minilm import load_tokenizer, tokenizer_file  # noqa: E402
 
 TRANSCRIPTS = REPO.parent / "shared" / "corpus" / "transcripts"
 CHUNK_TOKENS = 120

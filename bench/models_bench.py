@@ -22,7 +22,7 @@ from v2c_desktop.core.models.llamacpp import (  # noqa: E402
     LlamaCppChatModel,
     smollm2_test_model_path,
 )
-from v2c_desktop.core.models.onnx_embedder import OnnxEmbedder  # noqa: E402
+from v2c_desktop.core.models.onnx.embedder import OnnxEmbedder  # noqa: E402
 from v2c_desktop.core.models.types import (  # noqa: E402
     ChatDone,
     ChatMessage,

@@ -44,9 +44,9 @@ import numpy.typing as npt
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from v2c_desktop.core.domain.videos import VideoRecord  # noqa: E402
 from v2c_desktop.core.library import Library  # noqa: E402
-from v2c_desktop.core.model import VideoRecord  # noqa: E402
-from v2c_desktop.core.models.onnx_embedder import OnnxEmbedder  # noqa: E402
+from v2c_desktop.core.models.onnx.embedder import OnnxEmbedder  # noqa: E402
 from v2c_desktop.core.search.engine import SearchEngine  # noqa: E402
 from v2c_desktop.core.search.request import SearchRequest  # noqa: E402
 from v2c_desktop.core.store import LibraryStore, open_library  # noqa: E402

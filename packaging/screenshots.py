@@ -131,7 +131,7 @@ async def scenario(out: Path, scratch: Path) -> None:
     from v2c_desktop.ui.bridge import JobRunner
     from v2c_desktop.ui.main_window import MainWindow
     from v2c_desktop.ui.owner_state import OwnerState
-    from v2c_desktop.ui.panes.chat_scope import ID_ROLE
+    from v2c_desktop.ui.panes.chat.scope import ID_ROLE
 
     settings = Settings()
     owner = OwnerState()

@@ -44,7 +44,7 @@ class EvalUnavailable(RuntimeError):
 def default_embedder() -> Any:
     """The local ONNX embedder the desktop app uses (no network)."""
     try:
-        from v2c_desktop.core.models.onnx_embedder import OnnxEmbedder
+        from v2c_desktop.core.models.onnx.embedder import OnnxEmbedder
     except ImportError as exc:
         raise EvalUnavailable(f"no local embedder: {exc}") from exc
     try:

@@ -8,8 +8,8 @@ from PySide6.QtWidgets import QTextBrowser
 from pytestqt.qtbot import QtBot
 
 from v2c_desktop.ui.main_window import MainWindow
-from v2c_desktop.ui.panes.chat_pane import ChatPane
-from v2c_desktop.ui.panes.chat_scope import ID_ROLE, VIDEOS
+from v2c_desktop.ui.panes.chat.pane import ChatPane
+from v2c_desktop.ui.panes.chat.scope import ID_ROLE, VIDEOS
 
 SMOLLM2 = "llamacpp/SmolLM2-135M-Instruct.Q4_1"
 HOMUNCULUS = "youtube:fxZWtc0mYpQ"

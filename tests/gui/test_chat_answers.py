@@ -15,8 +15,8 @@ from v2c_desktop.core.api import CoreAPI
 from v2c_desktop.core.ask.citations import Citation
 from v2c_desktop.core.ask.events import AskDone, AskMeta, ModelSuggestion, SourceInfo
 from v2c_desktop.ui.main_window import MainWindow
-from v2c_desktop.ui.panes.chat_render import answer_html, linked_numbers, targets_from_sources
-from v2c_desktop.ui.panes.chat_turn import GET_MODEL_HREF, TurnView, extractive_label
+from v2c_desktop.ui.panes.chat.render import answer_html, linked_numbers, targets_from_sources
+from v2c_desktop.ui.panes.chat.turn import GET_MODEL_HREF, TurnView, extractive_label
 
 pytestmark = pytest.mark.gui
 

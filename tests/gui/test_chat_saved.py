@@ -13,7 +13,7 @@ from pytestqt.qtbot import QtBot
 from tests.gui.chat_helpers import HOMUNCULUS, anchors, open_chat, tick
 from v2c_desktop.core.api import CoreAPI
 from v2c_desktop.ui.main_window import MainWindow
-from v2c_desktop.ui.panes.chat_pane import ChatPane
+from v2c_desktop.ui.panes.chat.pane import ChatPane
 
 pytestmark = pytest.mark.gui
 

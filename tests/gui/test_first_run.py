@@ -15,14 +15,14 @@ from pytestqt.qtbot import QtBot
 
 from tests.gui.conftest import wait_for
 from v2c_desktop.core.api import CoreAPI
-from v2c_desktop.core.models.catalog import CatalogEntry, UrlSource
-from v2c_desktop.core.models.manager import ModelManager
+from v2c_desktop.core.models.installed.catalog import CatalogEntry, UrlSource
+from v2c_desktop.core.models.installed.manager import ModelManager
 from v2c_desktop.core.models.openai_compat import DetectedServer
 from v2c_desktop.core.settings import load_settings
 from v2c_desktop.ui.bridge import JobRunner
-from v2c_desktop.ui.first_run import FirstRunDialog
-from v2c_desktop.ui.first_run_rows import DownloadRow
 from v2c_desktop.ui.main_window import MainWindow
+from v2c_desktop.ui.settings.first_run import FirstRunDialog
+from v2c_desktop.ui.settings.first_run_rows import DownloadRow
 from v2c_desktop.ui.ui_state import load_ui_state
 
 pytestmark = pytest.mark.gui

@@ -15,9 +15,9 @@ from tests.gui.conftest import CRASHCOURSE, wait_for
 from v2c_desktop.core.api import CoreAPI
 from v2c_desktop.resources import sample_dir
 from v2c_desktop.ui.bridge import JobRunner
-from v2c_desktop.ui.item_models.videos_model import DURATION
 from v2c_desktop.ui.links import seek_href
-from v2c_desktop.ui.panes.library_pane import LibraryPane
+from v2c_desktop.ui.panes.library.pane import LibraryPane
+from v2c_desktop.ui.panes.library.videos_model import DURATION
 
 pytestmark = pytest.mark.gui
 

@@ -17,7 +17,7 @@ from v2c_desktop.resources import sample_dir
 from v2c_desktop.ui.drop import dropped_sources
 from v2c_desktop.ui.links import seek_href
 from v2c_desktop.ui.main_window import MainWindow
-from v2c_desktop.ui.panes.add_dialog import AddDialog
+from v2c_desktop.ui.panes.library.add_dialog import AddDialog
 from v2c_desktop.ui.player.local_backend import LocalBackend
 
 pytestmark = pytest.mark.gui

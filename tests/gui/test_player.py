@@ -12,7 +12,7 @@ from pytestqt.qtbot import QtBot
 from tests.gui.conftest import offline_backend, wait_for, write_media
 from tests.gui.youtube_stub import page_calls, start_stub
 from v2c_desktop.core.api import CoreAPI
-from v2c_desktop.core.model import Video
+from v2c_desktop.core.domain.videos import Video
 from v2c_desktop.ui.bridge import JobRunner
 from v2c_desktop.ui.player.choice import choose_playback
 from v2c_desktop.ui.player.dock import PlayerDock

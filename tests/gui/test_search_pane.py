@@ -14,7 +14,7 @@ from tests.gui.youtube_stub import page_calls, start_stub
 from v2c_desktop.core.api import CoreAPI
 from v2c_desktop.ui.bridge import JobRunner
 from v2c_desktop.ui.main_window import MainWindow
-from v2c_desktop.ui.panes.search_pane import SearchPane
+from v2c_desktop.ui.panes.search.pane import SearchPane
 from v2c_desktop.ui.player.local_backend import LocalBackend
 from v2c_desktop.ui.player.youtube_backend import YouTubeBackend
 from v2c_desktop.ui.rich_text import snippet_html

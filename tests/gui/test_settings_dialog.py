@@ -14,8 +14,8 @@ from PySide6.QtWidgets import QGroupBox, QLineEdit, QMessageBox, QPlainTextEdit,
 from pytestqt.qtbot import QtBot
 
 from v2c_desktop.core.settings import ModelSettings, ServerSetting, Settings, load_settings
-from v2c_desktop.ui.settings_dialog import SettingsDialog
-from v2c_desktop.ui.settings_servers import KEY, KEY_ENV, MODELS, NAME, URL
+from v2c_desktop.ui.settings.dialog import SettingsDialog
+from v2c_desktop.ui.settings.servers import KEY, KEY_ENV, MODELS, NAME, URL
 
 pytestmark = pytest.mark.gui
 

@@ -26,8 +26,8 @@ from v2c_desktop.core.ask.events import (
 )
 from v2c_desktop.core.ask.extractive import HEADER
 from v2c_desktop.core.models.chain import ModelChoice, order_chain
+from v2c_desktop.core.models.installed.manager import ModelManager
 from v2c_desktop.core.models.llamacpp import smollm2_test_model_path
-from v2c_desktop.core.models.manager import ModelManager
 from v2c_desktop.core.models.registry import ModelRegistry
 from v2c_desktop.core.models.types import ChatModel
 from v2c_desktop.core.services import Services

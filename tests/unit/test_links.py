@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from v2c_desktop.core.domain.videos import Video
 from v2c_desktop.core.ids import is_web, timestamp_url
-from v2c_desktop.core.model import Video
 
 
 def subtitle_only(url: str | None, path: str = "/videos/talk/captions.en.srt") -> Video:

@@ -10,12 +10,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from v2c_desktop.core.api import CoreAPI
+from v2c_desktop.core.importers.web.settings import WebSettings
+from v2c_desktop.core.importers.web_access import WebAccess
 from v2c_desktop.core.owner.session import open_session
 from v2c_desktop.core.paths import library_path
 from v2c_desktop.core.services import Services
 from v2c_desktop.core.settings import load_settings
-from v2c_desktop.core.sources.web.settings import WebSettings
-from v2c_desktop.core.sources.web_access import WebAccess
 
 
 def web_settings(args: argparse.Namespace) -> WebSettings:

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from .ask.events import AskEvent, AskRequest
 from .ask.export import chat_markdown
+from .domain.videos import Collection, VideoRecord, VideoSummary
 from .library import BatchResult
-from .model import Collection, VideoRecord, VideoSummary
 from .progress import ProgressCallback, ignore_progress
 from .search.request import SearchRequest, SearchResult
 from .services import Services

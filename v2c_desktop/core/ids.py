@@ -11,8 +11,8 @@ import re
 from pathlib import Path
 from urllib.parse import parse_qs, quote, urlencode, urlparse, urlunparse
 
+from .domain.videos import Video
 from .file_kinds import is_media
-from .model import Video
 
 _YOUTUBE_ID = re.compile(r"^[A-Za-z0-9_-]{11}$")
 _YOUTUBE_HOSTS = {

@@ -13,13 +13,13 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
+from .domain.videos import Collection, VideoRecord, VideoSummary
 from .errors import V2CError
 from .ids import youtube_id_from_url
-from .model import Collection, VideoRecord, VideoSummary
+from .importers.inputs import PlannedItem, plan_inputs
+from .importers.local import LocalItem, chosen_subtitle, read_local
+from .importers.web_access import WebAccess
 from .progress import Progress, ProgressCallback, ignore_progress
-from .sources.inputs import PlannedItem, plan_inputs
-from .sources.local import LocalItem, chosen_subtitle, read_local
-from .sources.web_access import WebAccess
 from .store import LibraryStore
 from .store.search_index import Manifest
 from .store.videos import content_hash

@@ -11,14 +11,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .ask.service import AskService
+from .importers.web_access import WebAccess
 from .library import Library
-from .models.manager import ModelManager
+from .models.installed.manager import ModelManager
 from .models.registry import ModelRegistry
 from .models.types import EmbeddingModel
 from .paths import library_path
 from .search.engine import SearchEngine
 from .settings import Settings, load_settings
-from .sources.web_access import WebAccess
 from .store import LibraryStore, open_library
 
 

@@ -24,13 +24,13 @@ from pathlib import Path
 
 from v2c_desktop.core.api import CoreAPI
 from v2c_desktop.core.errors import V2CError, bad_request, not_found
+from v2c_desktop.core.importers.inputs import is_web_url
+from v2c_desktop.core.importers.web.settings import WebSettings
+from v2c_desktop.core.importers.web_access import WebAccess
 from v2c_desktop.core.owner import Session, open_session
 from v2c_desktop.core.progress import ProgressCallback, ignore_progress
 from v2c_desktop.core.services import Services
 from v2c_desktop.core.settings import load_settings
-from v2c_desktop.core.sources.inputs import is_web_url
-from v2c_desktop.core.sources.web.settings import WebSettings
-from v2c_desktop.core.sources.web_access import WebAccess
 
 log = logging.getLogger(__name__)
 

@@ -13,8 +13,8 @@ from typing import Any
 
 from mcp.server.mcpserver import Context
 
+from v2c_desktop.core.domain.videos import Collection
 from v2c_desktop.core.errors import V2CError, not_found
-from v2c_desktop.core.model import Collection
 
 from .batch import Failure
 from .deps import Deps, import_source

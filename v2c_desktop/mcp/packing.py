@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from v2c_desktop.core.model import VideoRecord
+from v2c_desktop.core.domain.videos import VideoRecord
 from v2c_desktop.core.render import estimate_tokens, paginate, render
 from v2c_desktop.core.render.header import context_header
 from v2c_desktop.core.timecode import clock

@@ -17,8 +17,8 @@ from urllib.parse import quote
 from mcp.shared.exceptions import MCPError
 from mcp.types import INTERNAL_ERROR, INVALID_PARAMS, Resource
 
+from v2c_desktop.core.domain.videos import VideoRecord
 from v2c_desktop.core.errors import V2CError
-from v2c_desktop.core.model import VideoRecord
 from v2c_desktop.core.render import render
 
 from .deps import Deps

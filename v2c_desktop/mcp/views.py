@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from v2c_desktop.core.domain.videos import Collection, VideoRecord, VideoSummary
 from v2c_desktop.core.ids import timestamp_url
-from v2c_desktop.core.model import Collection, VideoRecord, VideoSummary
 from v2c_desktop.core.render import outline
 from v2c_desktop.core.render.common import text_tokens
 from v2c_desktop.core.render.header import source_location

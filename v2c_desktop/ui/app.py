@@ -70,10 +70,10 @@ async def open_core(
     """Open the library at `path` as its owner (or a client of its owner): the session whose
     `api` every pane uses."""
     from v2c_desktop.core.api import CoreAPI
+    from v2c_desktop.core.importers.web.settings import WebSettings
+    from v2c_desktop.core.importers.web_access import WebAccess
     from v2c_desktop.core.owner import open_session
     from v2c_desktop.core.services import Services
-    from v2c_desktop.core.sources.web.settings import WebSettings
-    from v2c_desktop.core.sources.web_access import WebAccess
 
     settings = settings or load_settings()
     imports = settings.imports

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QMimeData
 
-from v2c_desktop.core.sources.inputs import is_web_url
+from v2c_desktop.core.importers.inputs import is_web_url
 
 
 def dropped_sources(mime: QMimeData) -> list[str]:

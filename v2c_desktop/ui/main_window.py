@@ -21,16 +21,16 @@ from .actions import create_actions, focus_is_text_input
 from .bridge import JobRunner
 from .dialogs import show_error
 from .drop import dropped_sources
-from .first_run import offer_first_run, open_model_setup
 from .navigation import Navigation
 from .owner_state import OwnerState
-from .panes.chat_models import ChatModelSource, model_source_for
-from .panes.chat_pane import ChatPane
-from .panes.library_pane import LibraryPane
-from .panes.search_pane import SearchPane
+from .panes.chat.models import ChatModelSource, model_source_for
+from .panes.chat.pane import ChatPane
+from .panes.library.pane import LibraryPane
+from .panes.search.pane import SearchPane
 from .player.dock import PlayerDock
 from .player.transport import SKIP_SECONDS
-from .settings_dialog import SettingsDialog
+from .settings.dialog import SettingsDialog
+from .settings.first_run import offer_first_run, open_model_setup
 from .status_bar import LibraryStatusBar
 
 if TYPE_CHECKING:

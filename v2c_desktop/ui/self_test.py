@@ -12,8 +12,8 @@ import asyncio
 import sys
 from typing import TYPE_CHECKING
 
+from v2c_desktop.core.domain.videos import Video
 from v2c_desktop.core.errors import V2CError
-from v2c_desktop.core.model import Video
 
 if TYPE_CHECKING:
     from v2c_desktop.core.api import CoreAPI

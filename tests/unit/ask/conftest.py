@@ -12,7 +12,7 @@ import pytest
 from tests.conftest import corpus_path
 from v2c_desktop.core.ask.sources import Source, SourceRange, number_sources
 from v2c_desktop.core.captions import parse_captions
-from v2c_desktop.core.model import Segment, Video
+from v2c_desktop.core.domain.videos import Segment, Video
 
 BITCOIN = Video(
     id="youtube:bBC-nXj3Ng4",

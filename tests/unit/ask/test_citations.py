@@ -10,7 +10,7 @@ from tests.unit.ask.conftest import BITCOIN, GPT
 from v2c_desktop.core.ask.citations import build_citations, narrow, sentences_with_citations
 from v2c_desktop.core.ask.matching import QUOTE_CHARS, normalise_space
 from v2c_desktop.core.ask.sources import Source, SourceRange, number_sources, source_text
-from v2c_desktop.core.model import Segment
+from v2c_desktop.core.domain.videos import Segment
 
 pytestmark = pytest.mark.corpus
 

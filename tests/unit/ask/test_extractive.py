@@ -11,7 +11,7 @@ from v2c_desktop.core.ask.citations import check_text, cited_numbers
 from v2c_desktop.core.ask.extractive import HEADER, NOT_COVERED, extractive_answer
 from v2c_desktop.core.ask.matching import normalise_space
 from v2c_desktop.core.ask.sources import Source, SourceRange, number_sources
-from v2c_desktop.core.model import Segment
+from v2c_desktop.core.domain.videos import Segment
 
 pytestmark = pytest.mark.corpus
 

@@ -21,7 +21,7 @@ from tests.unit.ask.conftest import BITCOIN, GPT, between
 from v2c_desktop.core.ask.citations import check_text, sentences_with_citations
 from v2c_desktop.core.ask.prompt import build_messages, citation_grammar
 from v2c_desktop.core.ask.sources import SourceRange, number_sources
-from v2c_desktop.core.model import Segment
+from v2c_desktop.core.domain.videos import Segment
 
 
 def model_path() -> Path:

@@ -9,7 +9,7 @@ import pytest
 from tests.unit.ask.conftest import BITCOIN
 from v2c_desktop.core.ask.prompt import build_messages, rewrite_messages, source_label
 from v2c_desktop.core.ask.sources import Source, SourceRange, number_sources
-from v2c_desktop.core.model import Segment
+from v2c_desktop.core.domain.videos import Segment
 from v2c_desktop.core.models.types import ChatMessage
 
 pytestmark = pytest.mark.corpus

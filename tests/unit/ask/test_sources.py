@@ -6,7 +6,7 @@ import pytest
 
 from tests.unit.ask.conftest import BITCOIN, GPT, between
 from v2c_desktop.core.ask.sources import Source, SourceRange, number_sources, source_text
-from v2c_desktop.core.model import Segment, Video
+from v2c_desktop.core.domain.videos import Segment, Video
 
 pytestmark = pytest.mark.corpus
 

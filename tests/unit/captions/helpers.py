@@ -6,7 +6,7 @@ import itertools
 import re
 from pathlib import Path
 
-from v2c_desktop.core.model import Segment
+from v2c_desktop.core.domain.videos import Segment
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "captions"
 _MARKUP = re.compile(r"<[A-Za-z/][^>]*>|&(?:[a-z]+|#\d+);|\{\\")

@@ -13,7 +13,7 @@ import pytest
 
 from tests.conftest import REPO
 from v2c_desktop.core.errors import V2CError
-from v2c_desktop.core.models.catalog import (
+from v2c_desktop.core.models.installed.catalog import (
     AppSource,
     CatalogEntry,
     PypiSource,

@@ -23,7 +23,7 @@ import pytest
 from tests.conftest import REPO
 from tests.support.range_server import RangeServer, range_server
 from v2c_desktop.core.errors import V2CError
-from v2c_desktop.core.models.catalog import (
+from v2c_desktop.core.models.installed.catalog import (
     CatalogEntry,
     PypiSource,
     UrlSource,
@@ -31,8 +31,8 @@ from v2c_desktop.core.models.catalog import (
     load_catalog,
     shipped_file_path,
 )
-from v2c_desktop.core.models.downloads import PROGRESS_INTERVAL_S, RESUME_HINT, download
-from v2c_desktop.core.models.manager import ModelManager
+from v2c_desktop.core.models.installed.downloads import PROGRESS_INTERVAL_S, RESUME_HINT, download
+from v2c_desktop.core.models.installed.manager import ModelManager
 from v2c_desktop.core.progress import Progress
 
 EMBEDDER = "onnx/all-minilm-l6-v2-int8w7"

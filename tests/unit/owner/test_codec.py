@@ -12,9 +12,7 @@ import numpy as np
 import pytest
 
 from tests.conftest import corpus_path
-from v2c_desktop.core.errors import V2CError
-from v2c_desktop.core.library import BatchResult, ImportOutcome
-from v2c_desktop.core.model import (
+from v2c_desktop.core.domain.videos import (
     Chapter,
     Collection,
     Segment,
@@ -23,6 +21,8 @@ from v2c_desktop.core.model import (
     VideoRecord,
     VideoSummary,
 )
+from v2c_desktop.core.errors import V2CError
+from v2c_desktop.core.library import BatchResult, ImportOutcome
 from v2c_desktop.core.owner import codec
 from v2c_desktop.core.owner.codec import decode, encode, error_from_wire, error_to_wire, register
 from v2c_desktop.core.progress import Progress
@@ -98,7 +98,7 @@ def test_every_registered_type_round_trips(value: object) -> None:
 
 
 def test_a_real_corpus_transcript_round_trips() -> None:
-    from v2c_desktop.core.sources.local import item_for_file, load_local
+    from v2c_desktop.core.importers.local import item_for_file, load_local
 
     path = corpus_path("transcripts/3blue1brown/2016_eigenvalues/captions.en.srt")
     record = load_local(item_for_file(path), ("en",))
@@ -168,7 +168,7 @@ def test_register_guards_its_registry() -> None:
 
     with pytest.raises(ValueError, match="already registered"):
         register(Segment)
-    assert codec.registered()["Segment"].__module__ == "v2c_desktop.core.model"
+    assert codec.registered()["Segment"].__module__ == "v2c_desktop.core.domain.videos"
 
 
 def test_v2c_errors_travel_whole() -> None:

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from tests.unit.owner.toys import Toy, eventually, remove_dir, run, short_dir
+from v2c_desktop.core.domain.videos import Chapter, Segment, Transcript, Video, VideoRecord
 from v2c_desktop.core.errors import V2CError
-from v2c_desktop.core.model import Chapter, Segment, Transcript, Video, VideoRecord
 from v2c_desktop.core.owner import (
     ConnectedClient,
     OwnerClient,

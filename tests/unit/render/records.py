@@ -14,7 +14,7 @@ import srt
 import webvtt
 
 from tests.conftest import corpus_path
-from v2c_desktop.core.model import Chapter, Segment, Transcript, Video, VideoRecord
+from v2c_desktop.core.domain.videos import Chapter, Segment, Transcript, Video, VideoRecord
 from v2c_desktop.core.timecode import parse_time
 
 HOMUNCULUS = "transcripts/crashcourse-psychology/homunculus_crash_course_psychology_6_fxZWtc0mYpQ"

@@ -10,7 +10,7 @@ import pytest
 
 from tests.conftest import corpus_path
 from v2c_desktop.core.captions import parse_captions
-from v2c_desktop.core.model import Chapter, Segment
+from v2c_desktop.core.domain.videos import Chapter, Segment
 from v2c_desktop.core.search.chunker import Chunk, chunk_transcript, ends_sentence
 
 MIN_S, MAX_S, PAUSE_S, OVERLAP_S = 30.0, 60.0, 1.0, 8.0

@@ -22,17 +22,17 @@ from typing import Any, TypeVar
 import pytest
 
 from tests.conftest import corpus_path
+from v2c_desktop.core.domain.videos import VideoRecord
 from v2c_desktop.core.errors import V2CError
+from v2c_desktop.core.importers.local import item_for_file, load_local
 from v2c_desktop.core.library import Library
-from v2c_desktop.core.model import VideoRecord
-from v2c_desktop.core.models.onnx_embedder import OnnxEmbedder
+from v2c_desktop.core.models.onnx.embedder import OnnxEmbedder
 from v2c_desktop.core.models.types import ModelInfo, Vectors
 from v2c_desktop.core.search.engine import SearchEngine
 from v2c_desktop.core.search.hits import MAX_RANGE_S, SNIPPET_CHARS
 from v2c_desktop.core.search.query import excluded, parse_query, phrase_matches, satisfies
 from v2c_desktop.core.search.request import SearchHit, SearchRequest, SearchResult
 from v2c_desktop.core.search.text_tokens import query_terms
-from v2c_desktop.core.sources.local import item_for_file, load_local
 from v2c_desktop.core.store import LibraryStore, open_library
 
 pytestmark = [pytest.mark.corpus, pytest.mark.timeout(600)]

@@ -17,7 +17,7 @@ import duckdb
 import numpy as np
 import pytest
 
-from v2c_desktop.core.model import Chapter, Segment, Transcript, Video, VideoRecord
+from v2c_desktop.core.domain.videos import Chapter, Segment, Transcript, Video, VideoRecord
 from v2c_desktop.core.search.bm25 import bm25_top, corpus_stats
 from v2c_desktop.core.search.engine import SearchEngine
 from v2c_desktop.core.search.request import SearchRequest, SearchResult

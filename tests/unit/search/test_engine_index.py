@@ -28,7 +28,7 @@ from tests.unit.search.test_engine import (
     crashcourse_files,
     load,
 )
-from v2c_desktop.core.models.onnx_embedder import OnnxEmbedder
+from v2c_desktop.core.models.onnx.embedder import OnnxEmbedder
 from v2c_desktop.core.models.types import ModelInfo, Vectors
 from v2c_desktop.core.search.request import SearchRequest
 

@@ -15,7 +15,7 @@ import pytest
 from tests.unit.search.test_engine import LibraryUnderTest, crashcourse_files
 from v2c_desktop.core.models.chain import ModelChoice, order_chain
 from v2c_desktop.core.models.llamacpp import LlamaCppChatModel, smollm2_test_model_path
-from v2c_desktop.core.models.onnx_embedder import OnnxEmbedder
+from v2c_desktop.core.models.onnx.embedder import OnnxEmbedder
 from v2c_desktop.core.models.types import ChatModel
 from v2c_desktop.core.search.request import SearchHit
 

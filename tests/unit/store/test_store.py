@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import FIXTURES, REPO
+from v2c_desktop.core.domain.videos import Chapter, Segment, Transcript, Video, VideoRecord
 from v2c_desktop.core.errors import V2CError
-from v2c_desktop.core.model import Chapter, Segment, Transcript, Video, VideoRecord
 from v2c_desktop.core.store import open_library
 from v2c_desktop.core.store.migrations import MIGRATIONS
 

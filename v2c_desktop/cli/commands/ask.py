@@ -10,7 +10,7 @@ from typing import Any
 
 from v2c_desktop.core.ask.events import AskDelta, AskDone, AskError, AskMeta, AskRequest
 from v2c_desktop.core.errors import V2CError
-from v2c_desktop.core.sources.inputs import is_web_url
+from v2c_desktop.core.importers.inputs import is_web_url
 from v2c_desktop.core.timecode import clock
 
 from ..context import open_context

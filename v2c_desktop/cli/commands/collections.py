@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from v2c_desktop.core.model import Collection
+from v2c_desktop.core.domain.videos import Collection
 
 from ..context import open_context
 from ..output import emit_json

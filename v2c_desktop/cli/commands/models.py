@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from v2c_desktop.core.errors import V2CError, bad_request
-from v2c_desktop.core.models.manager import ModelManager
+from v2c_desktop.core.models.installed.manager import ModelManager
 from v2c_desktop.core.models.registry import ModelRegistry
 from v2c_desktop.core.models.types import ChatDelta, ChatDone, ChatMessage, ChatOptions
 from v2c_desktop.core.settings import load_settings

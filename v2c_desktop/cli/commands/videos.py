@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from v2c_desktop.core.model import VideoRecord, VideoSummary
+from v2c_desktop.core.domain.videos import VideoRecord, VideoSummary
 from v2c_desktop.core.timecode import clock
 
 from ..context import open_context

@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..model import Segment
+from ..domain.videos import Segment
 from ..timecode import clock
 from .citations import Citation, make_citation
 from .markers import strip_citations

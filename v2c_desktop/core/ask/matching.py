@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..model import Segment
+from ..domain.videos import Segment
 from ..search.text_tokens import match_spans, tokenize
 
 QUOTE_CHARS = 160

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..model import Segment, VideoRecord
+from ..domain.videos import Segment, VideoRecord
 from ..search.engine import SearchEngine
 from ..search.request import SearchRequest
 from .sources import Source, SourceRange, number_sources

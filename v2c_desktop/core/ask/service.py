@@ -13,9 +13,9 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import asdict
 from typing import Any, TypeVar
 
+from ..domain.videos import VideoRecord
 from ..errors import V2CError
 from ..library import Library
-from ..model import VideoRecord
 from ..models.chain import ChainRun, ModelChoice, chat_stream
 from ..models.registry import ModelRegistry
 from ..models.types import (

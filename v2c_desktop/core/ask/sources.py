@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from ..domain.videos import Segment, Video
 from ..ids import timestamp_url
-from ..model import Segment, Video
 
 
 @dataclass(slots=True)

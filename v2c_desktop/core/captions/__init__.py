@@ -32,7 +32,7 @@ from v2c_desktop.core.captions.json3 import parse_json3
 from v2c_desktop.core.captions.subrip import parse_srt
 from v2c_desktop.core.captions.timedtext import parse_timedtext
 from v2c_desktop.core.captions.vtt import parse_vtt
-from v2c_desktop.core.model import Segment
+from v2c_desktop.core.domain.videos import Segment
 
 __all__ = [
     "CaptionFormat",

@@ -15,7 +15,7 @@ import itertools
 from v2c_desktop.core.captions.cue import RawCue
 from v2c_desktop.core.captions.rolling import collapse_rolling, looks_rolling
 from v2c_desktop.core.captions.text import clean_line, has_words, word_count
-from v2c_desktop.core.model import Segment
+from v2c_desktop.core.domain.videos import Segment
 
 # Reading time given to a cue whose end time can't be trusted: 0.3 s a word (200 wpm),
 # at least 1 s, at most 5 s.

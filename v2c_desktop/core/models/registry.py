@@ -13,11 +13,11 @@ import httpx
 
 from ..errors import V2CError
 from ..settings import ModelSettings
-from .catalog import CatalogEntry
 from .chain import ModelChoice, Policy, order_chain
+from .installed.catalog import CatalogEntry
+from .installed.manager import ModelManager, ModelState
 from .llamacpp import LlamaCppChatModel, LlamaCppEmbeddingModel
-from .manager import ModelManager, ModelState
-from .onnx_embedder import OnnxEmbedder
+from .onnx.embedder import OnnxEmbedder
 from .openai_compat import (
     Cooldowns,
     DetectedServer,

@@ -232,8 +232,16 @@ def _register_domain_types() -> None:
         ModelSuggestion,
         SourceInfo,
     )
+    from ..domain.videos import (
+        Chapter,
+        Collection,
+        Segment,
+        Transcript,
+        Video,
+        VideoRecord,
+        VideoSummary,
+    )
     from ..library import BatchResult, ImportOutcome
-    from ..model import Chapter, Collection, Segment, Transcript, Video, VideoRecord, VideoSummary
     from ..progress import Progress
     from ..search.request import SearchHit, SearchRequest, SearchResult
     from ..store.chats import ChatMessageRecord, ChatRecord

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..model import Chapter, Segment, VideoRecord
+from ..domain.videos import Chapter, Segment, VideoRecord
 from .tokens import estimate_tokens
 
 # A new paragraph starts after a pause this long (seconds) or at a chapter start...

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..domain.videos import Segment, VideoRecord
 from ..errors import bad_request
-from ..model import Segment, VideoRecord
 from .common import PageInfo, Renderer
 from .jsonfmt import render_json
 from .markdown import render_markdown

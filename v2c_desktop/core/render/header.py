@@ -7,7 +7,7 @@ beat auto captions, and a machine translation is worth flagging.
 
 from __future__ import annotations
 
-from ..model import Origin, Transcript, Video, VideoRecord
+from ..domain.videos import Origin, Transcript, Video, VideoRecord
 from ..timecode import clock
 
 ORIGIN_LABELS: dict[Origin, str] = {

@@ -10,8 +10,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from ..domain.videos import Segment, VideoRecord
 from ..ids import timestamp_url
-from ..model import Segment, VideoRecord
 from .common import PageInfo
 
 _INDENT = "  "

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..domain.videos import Segment, VideoRecord
 from ..ids import timestamp_url
-from ..model import Segment, VideoRecord
 from ..timecode import clock
 from .common import PageInfo, chapter_index, one_line, paragraphs
 from .header import source_location, transcript_description

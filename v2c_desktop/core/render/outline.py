@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from ..domain.videos import Segment, VideoRecord
 from ..ids import timestamp_url
-from ..model import Segment, VideoRecord
 from ..timecode import clock
 from .common import chapter_index, text_tokens
 from .header import source_location

@@ -13,8 +13,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ..domain.videos import Segment, VideoRecord
 from ..errors import bad_request
-from ..model import Segment, VideoRecord
 from .common import PageInfo
 from .formats import render_page
 from .tokens import estimate_tokens

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..domain.videos import Chapter, Segment, VideoRecord
 from ..errors import bad_request, not_found
-from ..model import Chapter, Segment, VideoRecord
 from ..timecode import clock, parse_time
 from .common import text_tokens
 from .formats import format_id, render

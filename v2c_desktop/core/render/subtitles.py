@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..model import Segment, VideoRecord
+from ..domain.videos import Segment, VideoRecord
 from ..timecode import subtitle_clock
 from .common import PageInfo
 from .header import source_location

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..model import Segment, VideoRecord
+from ..domain.videos import Segment, VideoRecord
 from ..timecode import clock
 from .common import PageInfo, one_line, paragraphs
 from .header import context_header

@@ -43,7 +43,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..model import Chapter, Segment
+from ..domain.videos import Chapter, Segment
 
 __all__ = ["Chunk", "chunk_transcript", "ends_sentence"]
 

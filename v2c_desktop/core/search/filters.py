@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import duckdb
 
+from ..domain.videos import ORIGINS
 from ..errors import bad_request, not_found
-from ..model import ORIGINS
 from .request import SearchRequest
 
 

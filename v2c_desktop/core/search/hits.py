@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ..model import Segment
+from ..domain.videos import Segment
 from .text_tokens import match_spans
 
 MAX_RANGE_S = 150.0

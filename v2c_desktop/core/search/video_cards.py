@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import duckdb
 
-from ..model import Video
+from ..domain.videos import Video
 from ..store import LibraryStore
 from ..store.until_write import UntilWrite
 

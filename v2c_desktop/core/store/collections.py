@@ -11,8 +11,8 @@ import unicodedata
 
 import duckdb
 
+from ..domain.videos import Collection
 from ..errors import V2CError, bad_request, not_found
-from ..model import Collection
 
 
 def slugify(name: str) -> str:

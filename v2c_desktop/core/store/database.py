@@ -21,8 +21,8 @@ import duckdb
 import numpy as np
 import numpy.typing as npt
 
+from ..domain.videos import Collection, VideoRecord, VideoSummary
 from ..errors import V2CError
-from ..model import Collection, VideoRecord, VideoSummary
 from . import chats as chat_table
 from . import collections as collection_table
 from . import search_index

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import duckdb
 
+from ..domain.videos import Chapter, Segment, Transcript, Video, VideoRecord, VideoSummary
 from ..errors import V2CError, not_found
 from ..ids import youtube_id_from_url
-from ..model import Chapter, Segment, Transcript, Video, VideoRecord, VideoSummary
 
 
 def content_hash(transcript: Transcript) -> str:

@@ -16,9 +16,9 @@ from mcp.types import CallToolResult
 from pydantic import Field
 
 from v2c_desktop.core.api import CoreAPI
+from v2c_desktop.core.domain.videos import Collection
 from v2c_desktop.core.errors import V2CError, bad_request
 from v2c_desktop.core.ids import youtube_id_from_url
-from v2c_desktop.core.model import Collection
 from v2c_desktop.core.render.common import text_tokens
 
 from ..deps import Deps

@@ -19,9 +19,9 @@ from pydantic import Field
 
 from v2c_desktop.core.errors import V2CError, bad_request
 from v2c_desktop.core.ids import file_video_id, youtube_id_from_url
-from v2c_desktop.core.sources.inputs import PlannedItem, plan_inputs
-from v2c_desktop.core.sources.local import LocalItem
-from v2c_desktop.core.sources.web.metadata import video_from_info
+from v2c_desktop.core.importers.inputs import PlannedItem, plan_inputs
+from v2c_desktop.core.importers.local import LocalItem
+from v2c_desktop.core.importers.web.metadata import video_from_info
 
 from ..deps import Deps
 from ..results import reads, structured_result

@@ -16,7 +16,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult
 from pydantic import Field
 
-from v2c_desktop.core.models.manager import ModelManager
+from v2c_desktop.core.models.installed.manager import ModelManager
 from v2c_desktop.core.models.registry import DEFAULT_EMBEDDER, ModelRegistry
 from v2c_desktop.core.settings import ModelSettings, load_settings
 

@@ -8,8 +8,8 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import CallToolResult
 from pydantic import Field
 
+from v2c_desktop.core.domain.videos import VideoRecord
 from v2c_desktop.core.errors import V2CError, bad_request
-from v2c_desktop.core.model import VideoRecord
 
 from ..batch import gather_videos
 from ..deps import Deps

@@ -14,8 +14,8 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult
 from pydantic import Field
 
+from v2c_desktop.core.domain.videos import VideoRecord
 from v2c_desktop.core.errors import bad_request
-from v2c_desktop.core.model import VideoRecord
 from v2c_desktop.core.render import (
     Section,
     format_id,

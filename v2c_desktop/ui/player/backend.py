@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
-from v2c_desktop.core.model import Video
+from v2c_desktop.core.domain.videos import Video
 
 
 class PlayerBackend(QObject):

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from v2c_desktop.core.domain.videos import Video
 from v2c_desktop.core.file_kinds import MEDIA_EXTENSIONS
 from v2c_desktop.core.ids import is_web
-from v2c_desktop.core.model import Video
 
 Kind = Literal["youtube", "local", "external", "none"]
 

@@ -14,9 +14,9 @@ from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QDockWidget, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
+from v2c_desktop.core.domain.videos import Video, VideoRecord
 from v2c_desktop.core.errors import V2CError
 from v2c_desktop.core.ids import timestamp_url
-from v2c_desktop.core.model import Video, VideoRecord
 
 from ..bridge import JobRunner
 from .backend import PlayerBackend

@@ -7,7 +7,7 @@ from PySide6.QtMultimedia import QAudioOutput, QMediaPlayer
 from PySide6.QtMultimediaWidgets import QVideoWidget
 from PySide6.QtWidgets import QWidget
 
-from v2c_desktop.core.model import Video
+from v2c_desktop.core.domain.videos import Video
 
 from .backend import PlayerBackend
 

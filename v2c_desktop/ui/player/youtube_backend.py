@@ -24,7 +24,7 @@ from PySide6.QtWebEngineCore import (
 from PySide6.QtWebEngineWidgets import QWebEngineView
 from PySide6.QtWidgets import QWidget
 
-from v2c_desktop.core.model import Video
+from v2c_desktop.core.domain.videos import Video
 from v2c_desktop.resources import resources_dir
 
 from .backend import PlayerBackend

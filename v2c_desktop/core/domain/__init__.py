@@ -1,0 +1,1 @@
+"""The domain types every face shows: videos, imports, chats, models, changes."""

@@ -1,0 +1,69 @@
+"""Import one web video: metadata and the best caption track, as a `VideoRecord`.
+
+The steps are injected (where info comes from, which HTTP client downloads) so the CLI, the
+GUI and the MCP server share one import path, and tests run it offline against recordings.
+"""
+
+from __future__ import annotations
+
+import httpx
+
+from ...captions import parse_captions
+from ...domain.videos import Transcript, VideoRecord
+from ...errors import V2CError
+from ...progress import Progress, ProgressCallback, ignore_progress
+from .expand import expand_web_input, read_url_list
+from .fetch import fetch_caption
+from .info_source import InfoSource, extract_info
+from .metadata import chapters_from_info, producer_of, video_from_info
+from .settings import WebSettings
+from .tracks import NO_CAPTIONS_HINT, choose_track
+
+__all__ = ["expand_web_input", "fetch_web_video", "read_url_list"]
+
+_STAGE = "web-import"
+_STEPS = 3
+
+
+async def fetch_web_video(
+    url: str,
+    *,
+    info_source: InfoSource,
+    http: httpx.AsyncClient,
+    settings: WebSettings,
+    progress: ProgressCallback = ignore_progress,
+) -> VideoRecord:
+    """The video at `url` with its transcript and chapters; failures raise `V2CError`."""
+    progress(Progress(_STAGE, 0, _STEPS, f"Reading {url}"))
+    info = await extract_info(info_source, url)
+    if str(info.get("_type") or "video") in ("playlist", "multi_video"):
+        raise V2CError(
+            "bad-request",
+            f"{url} is a playlist or channel, not a single video",
+            "Import it as a playlist or channel: its videos are then imported one by one.",
+            {"url": url},
+        )
+    video = video_from_info(info)
+    track = choose_track(info, settings.languages)
+    label = track.name or track.language
+    progress(Progress(_STAGE, 1, _STEPS, f"Downloading {label} captions of {video.title}"))
+    payload = await fetch_caption(http, track.url, timeout=settings.timeout)
+    progress(Progress(_STAGE, 2, _STEPS, f"Reading {label} captions"))
+    segments = parse_captions(
+        payload, track.parser_format, source_name=f"{video.title} ({label} captions)"
+    )
+    if not segments:
+        raise V2CError(
+            "no-transcript", f"The {label} captions of {video.title} hold no text", NO_CAPTIONS_HINT
+        )
+    transcript = Transcript(
+        origin=track.origin,
+        language=track.language,
+        segments=segments,
+        producer=producer_of(info),
+        track_name=track.name,
+        translated_from=track.translated_from,
+    )
+    record = VideoRecord(video=video, transcript=transcript, chapters=chapters_from_info(info))
+    progress(Progress(_STAGE, 3, _STEPS, f"Imported {video.title}"))
+    return record

@@ -1,0 +1,49 @@
+"""The web side of importing, bundled: the yt-dlp info source, one HTTP client, the settings.
+
+The library service holds one `WebAccess` and never builds network clients itself, so tests
+(and the MCP server) can hand it a replaying info source and an httpx transport instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import httpx
+
+from ..domain.videos import VideoRecord
+from ..progress import ProgressCallback, ignore_progress
+from .web.expand import expand_web_input
+from .web.fetch import make_http_client
+from .web.importer import fetch_web_video
+from .web.info_source import InfoSource, YtDlpInfoSource
+from .web.settings import WebSettings
+
+
+@dataclass
+class WebAccess:
+    info_source: InfoSource
+    http: httpx.AsyncClient
+    settings: WebSettings
+
+    @classmethod
+    def default(cls, settings: WebSettings | None = None) -> WebAccess:
+        settings = settings or WebSettings()
+        return cls(YtDlpInfoSource(settings), make_http_client(settings), settings)
+
+    async def expand(self, url: str) -> list[str]:
+        return await expand_web_input(url, info_source=self.info_source)
+
+    async def fetch(
+        self,
+        url: str,
+        *,
+        languages: tuple[str, ...] = (),
+        progress: ProgressCallback = ignore_progress,
+    ) -> VideoRecord:
+        settings = replace(self.settings, languages=languages) if languages else self.settings
+        return await fetch_web_video(
+            url, info_source=self.info_source, http=self.http, settings=settings, progress=progress
+        )
+
+    async def aclose(self) -> None:
+        await self.http.aclose()

@@ -1,0 +1,1 @@
+"""The models a user can have: the catalog, downloads, and the files installed here."""

@@ -1,0 +1,1 @@
+"""The chat pane: saved chats, scope, model, and cited answers that play their sources."""

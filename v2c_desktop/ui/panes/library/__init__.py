@@ -1,0 +1,1 @@
+"""The library pane: videos, collections, details with the transcript, imports."""

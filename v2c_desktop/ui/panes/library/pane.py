@@ -1,0 +1,277 @@
+"""The library pane: collections, the videos table, a video's details, and the imports.
+
+It owns no data of its own: every read and write is a core call through the job runner,
+and the views are refreshed from what those calls return (or re-read after a batch).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
+
+from v2c_desktop.core.domain.videos import Collection, VideoRecord, VideoSummary
+from v2c_desktop.core.library import BatchResult
+
+from ...bridge import JobRunner
+from ...dialogs import ask_text, confirm
+from .add_dialog import AddDialog, pick_files, pick_folder
+from .collections_sidebar import ALL, CollectionsSidebar
+from .import_panel import ImportPanel
+from .video_details import VideoDetails
+from .videos_table import VideosTable
+
+if TYPE_CHECKING:
+    from v2c_desktop.core.api import CoreAPI
+
+
+def sources_label(sources: list[str]) -> str:
+    if len(sources) == 1:
+        name = Path(sources[0].rstrip("/")).name if "://" not in sources[0] else sources[0]
+        return name or sources[0]
+    return f"{len(sources)} sources"
+
+
+class LibraryPane(QWidget):
+    """Browse, import and organise the saved videos.
+
+    Signals:
+        seek_requested(video_id, seconds): a chapter, a transcript line or Play was clicked.
+        library_changed(): videos or collections changed (status bar, search filters).
+        videos_shown(count): the table now lists the library's videos (after each read).
+    """
+
+    seek_requested = Signal(str, float)
+    library_changed = Signal()
+    videos_shown = Signal(int)
+
+    def __init__(self, api: CoreAPI, runner: JobRunner, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("libraryPane")
+        self._api = api
+        self._runner = runner
+        self._collections: dict[str, Collection] = {}
+        self.sidebar = CollectionsSidebar()
+        self.table = VideosTable()
+        self.details = VideoDetails()
+        self.imports = ImportPanel(runner)
+        top = QSplitter(Qt.Orientation.Horizontal)
+        top.addWidget(self.sidebar)
+        top.addWidget(self.table)
+        top.addWidget(self.details)
+        top.setStretchFactor(0, 0)
+        top.setStretchFactor(1, 3)
+        top.setStretchFactor(2, 2)
+        top.setSizes([160, 560, 400])
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(top)
+        split.addWidget(self.imports)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 1)
+        split.setSizes([560, 200])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(split)
+        self.sidebar.selected.connect(self._on_collection)
+        self.sidebar.create_requested.connect(lambda name: self.create_collection(name))
+        self.sidebar.rename_requested.connect(self.rename_collection)
+        self.sidebar.delete_requested.connect(self.delete_collection)
+        self.table.current_changed.connect(self.show_video)
+        self.table.play_requested.connect(lambda vid: self.seek_requested.emit(vid, 0.0))
+        self.table.add_to_collection_requested.connect(self.add_to_collection)
+        self.table.new_collection_requested.connect(self._ask_new_collection)
+        self.table.remove_from_collection_requested.connect(self.remove_from_collection)
+        self.table.remove_requested.connect(self.ask_remove_videos)
+        self.details.seek_requested.connect(self.seek_requested)
+
+    # -- reading -----------------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Re-read the videos and the collections."""
+        self._runner.start(
+            lambda _p: self._api.list_videos(), label="list videos", on_finished=self._set_videos
+        )
+        self._runner.start(
+            lambda _p: self._api.list_collections(),
+            label="list collections",
+            on_finished=self._set_collections,
+        )
+
+    def _set_videos(self, videos: list[VideoSummary]) -> None:
+        self.table.set_videos(videos)
+        self.videos_shown.emit(len(videos))
+
+    def _set_collections(self, collections: list[Collection]) -> None:
+        self._collections = {c.id: c for c in collections}
+        self._show_collections()
+
+    def _put_collection(self, collection: Collection) -> None:
+        self._collections[collection.id] = collection
+        self._show_collections()
+        self.library_changed.emit()
+
+    def _show_collections(self) -> None:
+        collections = list(self._collections.values())
+        self.table.collections = collections
+        self.sidebar.set_collections(collections)
+        self._on_collection(self.sidebar.current_id())
+
+    def _on_collection(self, collection_id: str) -> None:
+        collection = self._collections.get(collection_id) if collection_id != ALL else None
+        self.table.in_collection = collection is not None
+        self.table.proxy.set_allowed_ids(set(collection.video_ids) if collection else None)
+
+    def show_video(self, video_id: str) -> None:
+        if not video_id:
+            return
+
+        def shown(record: VideoRecord) -> None:
+            if self.table.selected_ids() == [video_id]:  # still the one the user wants
+                self.details.show_record(record)
+
+        self._runner.start(
+            lambda _p: self._api.get_video(video_id), label="open video", on_finished=shown
+        )
+
+    def set_playhead(self, video_id: str, seconds: float) -> None:
+        self.details.set_playhead(video_id, seconds)
+
+    # -- importing ---------------------------------------------------------------------------
+    def open_add_dialog(self) -> AddDialog:
+        dialog = AddDialog([c.name for c in self._collections.values()], self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.sources_chosen.connect(self.start_import)
+        dialog.open()
+        return dialog
+
+    def pick_files(self) -> None:
+        pick_files(self, self.start_import)
+
+    def pick_folder(self) -> None:
+        pick_folder(self, self.start_import)
+
+    def start_import(self, sources: list[str], collection: str = "") -> str:
+        """Import `sources` (URLs, files, folders) as a visible, cancellable job."""
+        label = f"Import {sources_label(sources)}"
+        job_id = self._runner.start(
+            lambda progress: self._api.add(
+                list(sources), collection=collection or None, progress=progress
+            ),
+            label=label,
+            visible=True,
+            interactive=True,
+            on_finished=self._imported,
+            on_cancelled=self._after_write,
+        )
+        self.imports.track(job_id, label)
+        return job_id
+
+    def _imported(self, result: BatchResult) -> None:
+        if result.changed_ids or result.collection is not None:
+            self._after_write()
+
+    def _after_write(self) -> None:
+        self.refresh()
+        self.library_changed.emit()
+
+    # -- removing ----------------------------------------------------------------------------
+    def ask_remove_videos(self, video_ids: list[str]) -> None:
+        count = len(video_ids)
+        what = "this video" if count == 1 else f"these {count} videos"
+        confirm(
+            self,
+            "Remove videos",
+            f"Remove {what} from the library?",
+            lambda: self.remove_videos(video_ids),
+            detail="Their transcripts and search index entries are deleted; "
+            "the original files are not touched.",
+        )
+
+    def remove_videos(self, video_ids: list[str]) -> str:
+        async def remove_all() -> list[str]:
+            return [await self._api.remove(vid) for vid in video_ids]
+
+        return self._runner.start(
+            lambda _p: remove_all(),
+            label="Remove videos",
+            interactive=True,
+            on_finished=self._removed,
+        )
+
+    def _removed(self, removed: list[str]) -> None:
+        self.table.model.remove_ids(set(removed))
+        if self.details.video_id in removed:
+            self.details.clear()
+        for collection in self._collections.values():
+            collection.video_ids = [v for v in collection.video_ids if v not in removed]
+        self._show_collections()
+        self.library_changed.emit()
+
+    # -- collections -------------------------------------------------------------------------
+    def _ask_new_collection(self, video_ids: list[str]) -> None:
+        ask_text(
+            self, "New collection", "Name:", lambda name: self.create_collection(name, video_ids)
+        )
+
+    def create_collection(self, name: str, video_ids: list[str] | None = None) -> str:
+        async def create() -> Collection:
+            collection = await self._api.create_collection(name)
+            if video_ids:
+                await self._api.add_to_collection(collection.id, list(video_ids))
+                collection = await self._api.get_collection(collection.id)
+            return collection
+
+        return self._runner.start(
+            lambda _p: create(),
+            label="Create collection",
+            interactive=True,
+            on_finished=self._put_collection,
+        )
+
+    def rename_collection(self, collection_id: str, name: str) -> str:
+        return self._runner.start(
+            lambda _p: self._api.rename_collection(collection_id, name),
+            label="Rename collection",
+            interactive=True,
+            on_finished=self._put_collection,
+        )
+
+    def delete_collection(self, collection_id: str) -> str:
+        def deleted(_none: None) -> None:
+            self._collections.pop(collection_id, None)
+            self._show_collections()
+            self.library_changed.emit()
+
+        return self._runner.start(
+            lambda _p: self._api.delete_collection(collection_id),
+            label="Delete collection",
+            interactive=True,
+            on_finished=deleted,
+        )
+
+    def add_to_collection(self, collection_id: str, video_ids: list[str]) -> str:
+        async def add() -> Collection:
+            await self._api.add_to_collection(collection_id, list(video_ids))
+            return await self._api.get_collection(collection_id)
+
+        return self._runner.start(
+            lambda _p: add(),
+            label="Add to collection",
+            interactive=True,
+            on_finished=self._put_collection,
+        )
+
+    def remove_from_collection(self, video_ids: list[str]) -> str:
+        collection_id = self.sidebar.current_id()
+
+        async def remove() -> Collection:
+            await self._api.remove_from_collection(collection_id, list(video_ids))
+            return await self._api.get_collection(collection_id)
+
+        return self._runner.start(
+            lambda _p: remove(),
+            label="Remove from collection",
+            interactive=True,
+            on_finished=self._put_collection,
+        )
