@@ -1,7 +1,8 @@
 """A second, independent client: the MCP Inspector's CLI lists the tools and calls one.
 
-It runs from npm's local cache only (`npx --offline`), so the suite never reaches the
-internet; where npx or the cached package is missing the test skips and says how to fetch it.
+It runs the pinned copy that `bash packaging/install_inspector.sh` (run by .ci/run) puts in
+.venv/inspector, else whatever npm's local cache holds (`npx --offline`), so the suite never
+reaches the internet; where node or the package is missing the test skips and says how to get it.
 """
 
 from __future__ import annotations
@@ -19,14 +20,25 @@ from tests.mcp.harness import server_env
 from tests.unit.owner.toys import remove_dir, short_dir
 
 PACKAGE = "@modelcontextprotocol/inspector"
+INSTALL = "bash packaging/install_inspector.sh"
+#: Where INSTALL puts the pinned Inspector (packaging/inspector/package-lock.json).
+LOCAL = REPO / ".venv" / "inspector" / "node_modules" / ".bin" / "mcp-inspector"
+
+
+def _inspector_command() -> list[str]:
+    if shutil.which("node") is None:
+        pytest.skip("Node.js is not installed (the MCP Inspector runs on node; install nodejs npm)")
+    if LOCAL.exists():
+        return [str(LOCAL)]
+    npx = shutil.which("npx")
+    if npx is None:
+        pytest.skip(f"npx is not installed, nor is {LOCAL}; install npm, then `{INSTALL}`")
+    return [npx, "--offline", "-y", PACKAGE]
 
 
 def _inspector(tmp_path: Path, runtime: Path, *method: str) -> subprocess.CompletedProcess[str]:
     env = server_env(tmp_path / "home", runtime)
-    npx = shutil.which("npx")
-    if npx is None:
-        pytest.skip("npx is not installed")
-    command = [npx, "--offline", "-y", PACKAGE, "--cli"]
+    command = [*_inspector_command(), "--cli"]
     for key, value in env.items():
         command += ["-e", f"{key}={value}"]
     command += [sys.executable, "-m", "v2c_desktop.cli.main", "mcp", "--library"]
@@ -38,9 +50,7 @@ def _inspector(tmp_path: Path, runtime: Path, *method: str) -> subprocess.Comple
     except subprocess.TimeoutExpired:
         pytest.skip("the MCP Inspector did not answer within 120 s")
     if "ENOTCACHED" in done.stderr or "could not determine executable" in done.stderr:
-        pytest.skip(
-            f"{PACKAGE} is not in npm's cache; fetch it once with `npx -y {PACKAGE} --help`"
-        )
+        pytest.skip(f"{PACKAGE} is neither in {LOCAL} nor in npm's cache; run `{INSTALL}`")
     return done
 
 
