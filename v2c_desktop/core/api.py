@@ -9,29 +9,16 @@ registered dataclasses, and long work reports through a `progress` callback.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 
 from .ask.events import AskEvent, AskRequest
 from .ask.export import chat_markdown
+from .domain.chats import ChatRecord
+from .domain.imports import BatchResult
+from .domain.status import LibraryStatus
 from .domain.videos import Collection, VideoRecord, VideoSummary
-from .library import BatchResult
 from .progress import ProgressCallback, ignore_progress
 from .search.request import SearchRequest, SearchResult
 from .services import Services
-from .store.chats import ChatRecord
-
-
-@dataclass(frozen=True, slots=True)
-class LibraryStatus:
-    """What the status bar and agents show about a library."""
-
-    path: str
-    videos: int
-    hours: float
-    collections: int
-    indexed_videos: int
-    vector_videos: int
-    embedding_model: str | None
 
 
 class CoreAPI:

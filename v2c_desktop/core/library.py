@@ -10,9 +10,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
+from .domain.imports import BatchResult, ImportOutcome, outcome_line
 from .domain.videos import Collection, VideoRecord, VideoSummary
 from .errors import V2CError
 from .ids import youtube_id_from_url
@@ -25,50 +25,6 @@ from .store.search_index import Manifest
 from .store.videos import content_hash
 
 T = TypeVar("T")
-Status = Literal["added", "updated", "skipped", "failed"]
-
-
-@dataclass
-class ImportOutcome:
-    """What happened to one input (or one video of a playlist, folder or URL list).
-
-    `warnings` are things the user should know about an import that went through: damaged
-    cues left out of the transcript (with their lines), a metadata file that was ignored.
-    """
-
-    source: str
-    status: Status
-    video_id: str | None = None
-    title: str = ""
-    reason: str = ""
-    error: V2CError | None = None
-    warnings: list[str] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"source": self.source, "status": self.status}
-        if self.video_id:
-            out["video_id"] = self.video_id
-        if self.title:
-            out["title"] = self.title
-        if self.reason:
-            out["reason"] = self.reason
-        if self.error is not None:
-            out["error"] = self.error.to_dict()
-        if self.warnings:
-            out["warnings"] = list(self.warnings)
-        return out
-
-
-def outcome_line(outcome: ImportOutcome) -> str:
-    """One line a person reads as an item settles: status, id, title or source, and why a
-    skipped item was skipped or how many warnings an import has."""
-    line = f"{outcome.status:8} {outcome.video_id or '-':28} {outcome.title or outcome.source}"
-    if outcome.status == "skipped" and outcome.reason:
-        line += f"  ({outcome.reason})"
-    if outcome.warnings:
-        count = len(outcome.warnings)
-        line += f"  ({count} warning{'s' if count > 1 else ''})"
-    return line
 
 
 def _unused_subtitles(
@@ -91,31 +47,6 @@ def _unused_subtitles(
         for path, _ in local.subtitles
         if path != chosen
     ]
-
-
-@dataclass
-class BatchResult:
-    outcomes: list[ImportOutcome] = field(default_factory=list)
-    collection: Collection | None = None
-
-    def count(self, status: Status) -> int:
-        return sum(1 for o in self.outcomes if o.status == status)
-
-    @property
-    def changed_ids(self) -> list[str]:
-        return [
-            o.video_id for o in self.outcomes if o.status in ("added", "updated") and o.video_id
-        ]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "added": self.count("added"),
-            "updated": self.count("updated"),
-            "skipped": self.count("skipped"),
-            "failed": self.count("failed"),
-            "items": [o.to_dict() for o in self.outcomes],
-            "collection": self.collection.id if self.collection else None,
-        }
 
 
 class Library:

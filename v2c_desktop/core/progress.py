@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .wire import wire
 
+
+@wire
 @dataclass(frozen=True, slots=True)
 class Progress:
     stage: str

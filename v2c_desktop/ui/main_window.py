@@ -34,7 +34,8 @@ from .settings.first_run import offer_first_run, open_model_setup
 from .status_bar import LibraryStatusBar
 
 if TYPE_CHECKING:
-    from v2c_desktop.core.api import CoreAPI, LibraryStatus
+    from v2c_desktop.core.api import CoreAPI
+    from v2c_desktop.core.domain.status import LibraryStatus
 
 
 class MainWindow(QMainWindow):

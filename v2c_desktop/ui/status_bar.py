@@ -12,7 +12,7 @@ from .bridge import JobInfo
 from .dialogs import error_text
 
 if TYPE_CHECKING:
-    from v2c_desktop.core.api import LibraryStatus
+    from v2c_desktop.core.domain.status import LibraryStatus
 
 ERROR_MS = 15000
 MCP_NOT_STARTED = "MCP: not started"

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 import pytest
 
 from tests.conftest import CORPUS, FIXTURES, corpus_path
+from v2c_desktop.core.domain.imports import BatchResult
 from v2c_desktop.core.domain.videos import VideoRecord
 from v2c_desktop.core.ids import file_video_id
 from v2c_desktop.core.importers.local import (
@@ -24,7 +25,7 @@ from v2c_desktop.core.importers.local import (
     read_local,
     readable_name,
 )
-from v2c_desktop.core.library import BatchResult, Library
+from v2c_desktop.core.library import Library
 from v2c_desktop.core.store import open_library
 
 TINY = FIXTURES / "captions" / "folder-meta" / "2023_tiny-talk"

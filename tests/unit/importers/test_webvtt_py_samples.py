@@ -17,7 +17,8 @@ from typing import TypeVar
 import pytest
 
 from tests.conftest import FIXTURES
-from v2c_desktop.core.library import BatchResult, Library
+from v2c_desktop.core.domain.imports import BatchResult
+from v2c_desktop.core.library import Library
 from v2c_desktop.core.store import open_library
 
 SAMPLES = FIXTURES / "captions" / "webvtt-py"

@@ -16,6 +16,7 @@ import pytest
 
 from tests.unit.owner.toys import LockedToy, Toy, later, maker, remove_dir, run, short_dir
 from v2c_desktop.core.errors import V2CError
+from v2c_desktop.core.library_lock import LibraryLock
 from v2c_desktop.core.owner import (
     OwnerGone,
     OwnerServer,
@@ -24,7 +25,6 @@ from v2c_desktop.core.owner import (
     open_session,
     socket_path_for,
 )
-from v2c_desktop.core.store.lock import LibraryLock
 
 
 async def join(library: Path, made: list[LockedToy], runtime: Path, name: str) -> Session[Any]:

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from v2c_desktop.core.errors import V2CError
+from v2c_desktop.core.library_lock import LibraryLock
 from v2c_desktop.core.progress import Progress, ProgressCallback, ignore_progress
-from v2c_desktop.core.store.lock import LibraryLock
 
 T = TypeVar("T")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from v2c_desktop.core.library import BatchResult
+from v2c_desktop.core.domain.imports import BatchResult
 from v2c_desktop.core.progress import Progress
 
 from ..context import open_context
@@ -88,7 +88,7 @@ async def run(args: argparse.Namespace) -> int:
             progress=AddProgress(lines=not args.json),
         )
     if args.json:
-        emit_json(result.to_dict())
+        emit_json(result.to_dict("cli"))
     else:
         print_problems(result)
         print(

@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..wire import wire
 from .markers import CitationFilter, check_text, cited_numbers, leading_markers, strip_citations
 from .matching import (
     best_match,
@@ -42,6 +43,7 @@ __all__ = [
 _SENTENCE_END = re.compile(r"[.!?]+[\"'”’)]*(?=[\s\[［【]|$)|[。！？]+[」』”’）]*|\n+")
 
 
+@wire
 @dataclass(frozen=True, slots=True)
 class Citation:
     """A cited source narrowed to its supporting moment.

@@ -11,9 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import ErrorCode
+from ..wire import wire
 from .citations import Citation
 
 
+@wire
 @dataclass(frozen=True)
 class AskRequest:
     """A question over one video, several, a collection, or URLs not yet in the library.
@@ -33,6 +35,7 @@ class AskRequest:
     max_tokens: int = 768
 
 
+@wire
 @dataclass(frozen=True)
 class SourceInfo:
     """A numbered source as the answer's reader sees it (no raw segments)."""
@@ -45,6 +48,7 @@ class SourceInfo:
     end: float
 
 
+@wire
 @dataclass(frozen=True)
 class ModelSuggestion:
     """The chat model to get for written answers: the smallest recommended one."""
@@ -54,6 +58,7 @@ class ModelSuggestion:
     size_bytes: int
 
 
+@wire
 @dataclass(frozen=True)
 class AskMeta:
     """`why_extractive` says, when no model writes the answer, why (in plain words, for
@@ -68,16 +73,19 @@ class AskMeta:
     suggestion: ModelSuggestion | None = None
 
 
+@wire
 @dataclass(frozen=True)
 class AskReasoning:
     text: str
 
 
+@wire
 @dataclass(frozen=True)
 class AskDelta:
     text: str
 
 
+@wire
 @dataclass(frozen=True)
 class AskDone:
     chat_id: str
@@ -90,6 +98,7 @@ class AskDone:
     attempts: list[dict[str, Any]] = field(default_factory=list)
 
 
+@wire
 @dataclass(frozen=True)
 class AskError:
     code: ErrorCode

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..store.chats import ChatRecord
+from ..domain.chats import ChatRecord
 from ..timecode import clock
 
 

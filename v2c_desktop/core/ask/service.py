@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import asdict
 from typing import Any, TypeVar
 
+from ..domain.chats import ChatMessageRecord, ChatRecord
 from ..domain.videos import VideoRecord
 from ..errors import V2CError
 from ..library import Library
@@ -28,7 +29,6 @@ from ..models.types import (
 )
 from ..search.engine import SearchEngine
 from ..store import LibraryStore
-from ..store.chats import ChatMessageRecord, ChatRecord
 from .citations import CitationFilter, build_citations
 from .events import (
     AskDelta,

@@ -9,10 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from ..wire import wire
+
 Origin = Literal["creator-captions", "auto-captions", "subtitle-file", "stt"]
 ORIGINS: tuple[Origin, ...] = ("creator-captions", "auto-captions", "subtitle-file", "stt")
 
 
+@wire
 @dataclass(frozen=True, slots=True)
 class Segment:
     """One caption line: seconds from the start of the video and its text."""
@@ -22,6 +25,7 @@ class Segment:
     text: str
 
 
+@wire
 @dataclass(frozen=True, slots=True)
 class Chapter:
     """A titled span of the video; `end` is the next chapter's start or the video's end."""
@@ -31,6 +35,7 @@ class Chapter:
     end: float
 
 
+@wire
 @dataclass(slots=True)
 class Transcript:
     """The text of a video and where it came from.
@@ -48,6 +53,7 @@ class Transcript:
     translated_from: str | None = None
 
 
+@wire
 @dataclass(slots=True)
 class Video:
     """A video (or audio file) in the library.
@@ -70,6 +76,7 @@ class Video:
     channel_id: str = ""
 
 
+@wire
 @dataclass(slots=True)
 class VideoRecord:
     """Everything an import saves for one video, and what the store gives back."""
@@ -88,6 +95,7 @@ class VideoRecord:
         return max((s.end for s in self.transcript.segments), default=0.0)
 
 
+@wire
 @dataclass(slots=True)
 class VideoSummary:
     """A library row: enough to list, sort and filter without loading segments."""
@@ -106,6 +114,7 @@ class VideoSummary:
     chapter_count: int
 
 
+@wire
 @dataclass(slots=True)
 class Collection:
     """A named group of videos; `sources` are the inputs (URLs, folders) it was filled from."""

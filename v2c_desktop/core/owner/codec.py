@@ -1,8 +1,9 @@
 """JSON for values crossing the owner socket, rebuilt only into types we allow.
 
 Results and arguments are primitives, lists, dicts and dataclasses. A dataclass travels as
-`{"__t": "<ClassName>", ...fields}` and comes back only if its class is in the registry:
-data read from a socket must never choose which class gets built. Fields are rebuilt from
+`{"__t": "<ClassName>", ...fields}` and comes back only if its class is registered
+(`core.wire`: each class registers where it is defined): data read from a socket must never
+choose which class gets built. Fields are rebuilt from
 the class's type hints, so nested dataclasses, tuples (sent as lists) and floats sent as
 whole numbers come back as the types the code expects. A `V2CError` travels as
 `{"__error": {...}}` anywhere in a value (an import outcome carries one); any other
@@ -19,6 +20,7 @@ from pathlib import PurePath
 from typing import Any, TypeVar, get_args, get_origin, get_type_hints
 
 from ..errors import ErrorCode, V2CError
+from ..wire import wire, wire_type, wire_types
 
 T = TypeVar("T")
 JSON = Any  # what json.loads returns; kept loose on purpose
@@ -30,23 +32,16 @@ _MARKERS = (TAG, ERROR, PLAIN)
 _CODES: frozenset[str] = frozenset(get_args(ErrorCode))
 
 _PRIMITIVES = frozenset({str, int, float, bool, type(None)})
-_REGISTRY: dict[str, type[Any]] = {}
 _PLANS: dict[type[Any], tuple[tuple[str, Any], ...]] = {}
 
 
 def register(cls: type[T]) -> type[T]:
-    """Allow `cls` (a dataclass) to be sent and rebuilt; usable as a decorator."""
-    if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
-        raise TypeError(f"only dataclasses can be registered, not {cls!r}")
-    known = _REGISTRY.get(cls.__name__)
-    if known is not None and known is not cls:
-        raise ValueError(f"another class named {cls.__name__} is already registered")
-    _REGISTRY[cls.__name__] = cls
-    return cls
+    """Allow `cls` (a dataclass) to be sent and rebuilt (`core.wire.wire`, for tests)."""
+    return wire(cls)
 
 
 def registered() -> dict[str, type[Any]]:
-    return dict(_REGISTRY)
+    return wire_types()
 
 
 # -- encoding ---------------------------------------------------------------------------------
@@ -64,7 +59,7 @@ def encode(value: object) -> JSON:
         return {ERROR: error_to_wire(value)}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         cls = type(value)
-        if _REGISTRY.get(cls.__name__) is not cls:
+        if wire_type(cls.__name__) is not cls:
             raise TypeError(f"{cls.__name__} is not registered with the owner codec")
         out: dict[str, JSON] = {TAG: cls.__name__}
         for name, _ in _plan(cls):
@@ -154,7 +149,7 @@ def _narrow(hint: Any, value: object) -> Any:
 
 
 def _build(cls: type[Any], data: dict[str, JSON]) -> object:
-    if _REGISTRY.get(cls.__name__) is not cls:
+    if wire_type(cls.__name__) is not cls:
         raise _refuse(f"refusing to build unregistered type {cls.__name__}")
     kwargs = {name: decode(data[name], hint) for name, hint in _plan(cls) if name in data}
     try:
@@ -205,7 +200,7 @@ def decode(value: JSON, hint: Any = Any) -> Any:
         return error_from_wire(value[ERROR])
     if TAG in value:
         name = value[TAG]
-        cls = _REGISTRY.get(name) if isinstance(name, str) else None
+        cls = wire_type(name) if isinstance(name, str) else None
         if cls is None:
             raise _refuse(f"refusing to build unregistered type {name!r}")
         return _build(cls, value)
@@ -216,44 +211,3 @@ def decode(value: JSON, hint: Any = Any) -> Any:
     args = get_args(hint)
     item = args[1] if get_origin(hint) is dict and len(args) == 2 else Any
     return {str(k): decode(v, item) for k, v in value.items()}
-
-
-def _register_domain_types() -> None:
-    """Every type `CoreAPI` takes or returns, so each of its methods works through the owner."""
-    from ..api import LibraryStatus
-    from ..ask.citations import Citation
-    from ..ask.events import (
-        AskDelta,
-        AskDone,
-        AskError,
-        AskMeta,
-        AskReasoning,
-        AskRequest,
-        ModelSuggestion,
-        SourceInfo,
-    )
-    from ..domain.videos import (
-        Chapter,
-        Collection,
-        Segment,
-        Transcript,
-        Video,
-        VideoRecord,
-        VideoSummary,
-    )
-    from ..library import BatchResult, ImportOutcome
-    from ..progress import Progress
-    from ..search.request import SearchHit, SearchRequest, SearchResult
-    from ..store.chats import ChatMessageRecord, ChatRecord
-
-    for cls in (
-        *(Segment, Chapter, Transcript, Video, VideoRecord, VideoSummary, Collection),
-        *(ImportOutcome, BatchResult, SearchRequest, SearchHit, SearchResult, Progress),
-        *(AskRequest, AskMeta, AskReasoning, AskDelta, AskDone, AskError, SourceInfo, Citation),
-        ModelSuggestion,
-        *(LibraryStatus, ChatRecord, ChatMessageRecord),
-    ):
-        register(cls)
-
-
-_register_domain_types()

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from ..errors import V2CError
-from ..store.lock import read_owner
+from ..library_lock import read_owner
 from .client import OwnerClient
 from .connection import ConnectedClient
 from .protocol import OwnerGone

@@ -5,10 +5,13 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from ..wire import wire
+
 Mode = Literal["hybrid", "keyword", "vector"]
 MODES: tuple[Mode, ...] = ("hybrid", "keyword", "vector")
 
 
+@wire
 @dataclass(frozen=True)
 class SearchRequest:
     """A query and its filters. Dates are ISO `YYYY-MM-DD`; a date filter excludes videos
@@ -26,6 +29,7 @@ class SearchRequest:
     rerank: bool = False
 
 
+@wire
 @dataclass
 class SearchHit:
     video_id: str
@@ -52,6 +56,7 @@ class SearchHit:
         return out
 
 
+@wire
 @dataclass
 class SearchResult:
     hits: list[SearchHit]

@@ -8,37 +8,12 @@ from __future__ import annotations
 
 import json
 import secrets
-from dataclasses import dataclass, field
 from typing import Any
 
 import duckdb
 
+from ..domain.chats import ChatMessageRecord, ChatRecord
 from ..errors import bad_request, not_found
-
-
-@dataclass
-class ChatMessageRecord:
-    idx: int
-    role: str
-    text: str
-    citations: list[dict[str, Any]] = field(default_factory=list)
-    unverified: list[int] = field(default_factory=list)
-    model: str | None = None
-    extractive: bool = False
-    created_at: str = ""
-
-
-@dataclass
-class ChatRecord:
-    """A saved chat; `scope` is what it asks about: video ids and/or a collection."""
-
-    id: str
-    title: str
-    scope: dict[str, Any]
-    created_at: str = ""
-    updated_at: str = ""
-    messages: list[ChatMessageRecord] = field(default_factory=list)
-
 
 _TS = "strftime({}, '%Y-%m-%dT%H:%M:%S')"
 

@@ -21,13 +21,14 @@ import duckdb
 import numpy as np
 import numpy.typing as npt
 
+from ..domain.chats import ChatMessageRecord, ChatRecord
 from ..domain.videos import Collection, VideoRecord, VideoSummary
 from ..errors import V2CError
+from ..library_lock import LibraryLock, library_in_use
 from . import chats as chat_table
 from . import collections as collection_table
 from . import search_index
 from . import videos as video_table
-from .lock import LibraryLock, library_in_use
 from .migrations import MIGRATIONS, migrate
 
 
@@ -230,15 +231,15 @@ class LibraryStore:
         with self._transaction() as conn:
             return chat_table.create(conn, title, scope)
 
-    def append_chat_message(self, chat_id: str, message: chat_table.ChatMessageRecord) -> int:
+    def append_chat_message(self, chat_id: str, message: ChatMessageRecord) -> int:
         with self._transaction() as conn:
             return chat_table.append(conn, chat_id, message)
 
-    def list_chats(self) -> list[chat_table.ChatRecord]:
+    def list_chats(self) -> list[ChatRecord]:
         with self._reading() as conn:
             return chat_table.list_all(conn)
 
-    def get_chat(self, chat_id: str) -> chat_table.ChatRecord:
+    def get_chat(self, chat_id: str) -> ChatRecord:
         with self._reading() as conn:
             return chat_table.get(conn, chat_id)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout, QWidget
 
-from v2c_desktop.core.store.chats import ChatMessageRecord
+from v2c_desktop.core.domain.chats import ChatMessageRecord
 
 from .render import cards_from_citations
 from .turn import TurnView

@@ -25,9 +25,9 @@ from PySide6.QtWidgets import (
 )
 
 from v2c_desktop.core.ask.events import AskEvent, AskMeta, AskRequest
+from v2c_desktop.core.domain.chats import ChatRecord
 from v2c_desktop.core.domain.videos import Collection, VideoSummary
 from v2c_desktop.core.errors import V2CError
-from v2c_desktop.core.store.chats import ChatRecord
 
 from ...bridge import JobRunner
 from .conversation import Conversation

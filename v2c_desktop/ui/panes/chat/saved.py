@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from v2c_desktop.core.store.chats import ChatRecord
+from v2c_desktop.core.domain.chats import ChatRecord
 
 from ...bridge import JobRunner
 from ...dialogs import ask_text, confirm

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from v2c_desktop.core.library import BatchResult
+from v2c_desktop.core.domain.imports import BatchResult
 
 from ...bridge import UNKNOWN_TOTAL, JobRunner
 from ...rich_text import escape

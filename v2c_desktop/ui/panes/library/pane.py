@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
 
+from v2c_desktop.core.domain.imports import BatchResult
 from v2c_desktop.core.domain.videos import Collection, VideoRecord, VideoSummary
-from v2c_desktop.core.library import BatchResult
 
 from ...bridge import JobRunner
 from ...dialogs import ask_text, confirm

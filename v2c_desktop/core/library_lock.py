@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import IO, Any
 
-from ..errors import V2CError
+from .errors import V2CError
 
 if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
     import msvcrt
