@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -124,3 +125,58 @@ def test_a_second_app_is_a_client_and_still_answers_with_links(
     assert finished.args == ["done"]
     (turn,) = pane.turns
     assert turn.cards and anchors(turn.answer)
+
+
+def test_a_video_an_agent_imports_appears_in_the_running_app_without_a_click(
+    qtbot: QtBot,
+    runner: JobRunner,
+    library: Path,
+    sessions: list[Session[CoreAPI]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The app owns the library; a real `v2c mcp` (the official MCP client drives it)
+    imports the sample through a read tool; the library pane lists it and the search pane
+    finds it, with nobody touching the window: the panes follow the owner's change feed."""
+    from tests.mcp.harness import McpProcess, server_env
+    from tests.unit.owner.toys import remove_dir, short_dir
+
+    runtime = short_dir()
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    owner = OwnerState()
+    sessions.append(
+        wait_for(qtbot, open_core(library, Settings(), on_clients_changed=owner.notify))
+    )
+    window = app_window(qtbot, runner, sessions[0], owner)
+    qtbot.waitUntil(lambda: window.library.table.model.rowCount() == 10, timeout=30000)
+    assert SAMPLE not in window.library.table.visible_ids()
+
+    # the agent's server starts (and connects to our socket) off the GUI thread: the
+    # window's loop must keep serving it while we wait
+    started: list[McpProcess] = []
+    results: list[object] = []
+    srt = next(sample_dir().glob("*.srt"))
+
+    def agent() -> None:
+        server = McpProcess(library, server_env(library.parent / "agent-home", runtime))
+        started.append(server)
+        results.append(server.call("get_metadata", {"url": str(srt)}))
+
+    thread = threading.Thread(target=agent, daemon=True)
+    thread.start()
+    try:
+        qtbot.waitUntil(lambda: bool(results), timeout=120000)
+        assert not getattr(results[0], "is_error", True), results[0]
+        qtbot.waitUntil(lambda: SAMPLE in window.library.table.visible_ids(), timeout=30000)
+        assert window.library.table.model.rowCount() == 11
+        window.show_pane("search")
+        window.search.query.setText("hardware in the loop")
+        window.search.search_now()
+        qtbot.waitUntil(
+            lambda: any(card.hit.video_id == SAMPLE for card in window.search.cards),
+            timeout=60000,
+        )
+    finally:
+        thread.join(timeout=120)
+        for server in started:
+            server.close()
+        remove_dir(runtime)

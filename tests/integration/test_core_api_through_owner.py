@@ -13,6 +13,7 @@ from pathlib import Path
 from tests.conftest import REPO, corpus_path
 from v2c_desktop.core.api import CoreAPI
 from v2c_desktop.core.ask.events import AskDelta, AskDone, AskMeta, AskRequest
+from v2c_desktop.core.domain.changes import Change
 from v2c_desktop.core.owner import open_session
 from v2c_desktop.core.progress import Progress
 from v2c_desktop.core.search.request import SearchRequest
@@ -42,8 +43,16 @@ def test_client_calls_every_kind_of_method_through_the_owner(tmp_path: Path) -> 
         async def go() -> None:
             session = await open_session(library, make_target=make_target, client_name="test")
             api = session.api
+            changes: list[Change] = []
+
+            async def listen() -> None:  # the owner's change feed, streamed to this client
+                async for change in api.changes():
+                    changes.append(change)
+
+            listener = asyncio.create_task(listen())
             try:
                 assert session.role == "client"
+                await asyncio.sleep(0.5)  # subscribed before the import
                 seen: list[Progress] = []
                 result = await api.add([str(bitcoin)], progress=seen.append)
                 assert result.count("added") == 1
@@ -69,7 +78,14 @@ def test_client_calls_every_kind_of_method_through_the_owner(tmp_path: Path) -> 
                 assert [m.role for m in chat.messages] == ["user", "assistant"]
                 status = await api.status()
                 assert status.videos == 1 and status.path == str(library.resolve())
+                vid = result.outcomes[0].video_id
+                async with asyncio.timeout(30):
+                    while Change("chat", "updated", (chats[0].id,)) not in changes:
+                        await asyncio.sleep(0.05)
+                assert changes[0] == Change("video", "added", (vid,))
+                assert Change("chat", "added", (chats[0].id,)) in changes
             finally:
+                listener.cancel()
                 await session.aclose()
 
         asyncio.run(go())

@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 
 from .ask.events import AskEvent, AskRequest
 from .ask.export import chat_markdown
+from .domain.changes import Change
 from .domain.chats import ChatRecord
 from .domain.imports import BatchResult
 from .domain.status import LibraryStatus
@@ -96,16 +97,16 @@ class CoreAPI:
             yield event
 
     async def list_chats(self) -> list[ChatRecord]:
-        return await self._s.library.run_store(self._s.store.list_chats)
+        return await self._s.store.run(self._s.store.list_chats)
 
     async def get_chat(self, chat_id: str) -> ChatRecord:
-        return await self._s.library.run_store(self._s.store.get_chat, chat_id)
+        return await self._s.store.run(self._s.store.get_chat, chat_id)
 
     async def rename_chat(self, chat_id: str, title: str) -> None:
-        await self._s.library.run_store(self._s.store.rename_chat, chat_id, title)
+        await self._s.store.run(self._s.store.rename_chat, chat_id, title)
 
     async def delete_chat(self, chat_id: str) -> None:
-        await self._s.library.run_store(self._s.store.delete_chat, chat_id)
+        await self._s.store.run(self._s.store.delete_chat, chat_id)
 
     async def export_chat(self, chat_id: str) -> str:
         """The chat as Markdown with timestamp links, as a person would paste it."""
@@ -114,6 +115,17 @@ class CoreAPI:
     async def capable_chat_model(self) -> bool:
         """Whether answers can be generated (else they are extractive)."""
         return self._s.registry.capable_chat_available()
+
+    # -- changes ------------------------------------------------------------------------------
+    async def changes(self) -> AsyncIterator[Change]:
+        """What changes in the library from now on, whoever changes it, until the caller
+        stops reading: videos added, updated or removed, collections, chats, the index.
+
+        Over the owner socket this is a stream like `ask`; a client whose owner goes away
+        subscribes again (the new owner's feed starts from then on).
+        """
+        async for change in self._s.store.changes.subscribe():
+            yield change
 
     # -- facts --------------------------------------------------------------------------------
     async def status(self) -> LibraryStatus:

@@ -1,7 +1,8 @@
 """The library service: import orchestration and reads, shared by the CLI, MCP and the GUI.
 
-It owns no state but the store it is given; store calls run on one worker thread so the
-event loop (the GUI's, the MCP server's) never waits on DuckDB, and writes stay ordered.
+It owns no state but the store it is given; store calls run on the store's one worker
+thread (`LibraryStore.run`) so the event loop (the GUI's, the MCP server's) never waits on
+DuckDB, and writes stay ordered with every other writer's.
 A batch import reports every input separately and one failure never stops the others.
 """
 
@@ -9,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from .domain.imports import BatchResult, ImportOutcome, outcome_line
@@ -66,12 +66,10 @@ class Library:
         self._web = web
         self._on_saved = on_saved
         self._on_removed = on_removed
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="v2c-store")
 
     async def run_store(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run a blocking store call on the one store thread, in order with the others."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, lambda: fn(*args))
+        """A blocking store call on the store's worker thread, in order with the others."""
+        return await self.store.run(fn, *args)
 
     @property
     def web(self) -> WebAccess:
@@ -82,8 +80,6 @@ class Library:
     async def aclose(self) -> None:
         if self._web is not None:
             await self._web.aclose()
-        # waiting for the store thread's last call must not block the event loop (the GUI's)
-        await asyncio.get_running_loop().run_in_executor(None, self._executor.shutdown, True)
 
     # -- import -----------------------------------------------------------------------------
     async def add(

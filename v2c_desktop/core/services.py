@@ -71,4 +71,4 @@ class Services:
                 await self.embedder.aclose()
             await self.registry.aclose()
         finally:
-            self.store.close()
+            await self.store.aclose()

@@ -19,6 +19,7 @@ from v2c_desktop.core.settings import Settings
 
 from .actions import create_actions, focus_is_text_input
 from .bridge import JobRunner
+from .changes import ChangeListener
 from .dialogs import show_error
 from .drop import dropped_sources
 from .navigation import Navigation
@@ -70,6 +71,7 @@ class MainWindow(QMainWindow):
         self._waiting = {"videos", "status"}  # what `ready` waits for
         self.library = LibraryPane(api, runner)
         self.search = SearchPane(api, runner)
+        self.changes = ChangeListener(api, self)
         self.chat: QWidget | None = None  # the pane attach_chat_pane plugged in
         self.player = player or PlayerDock(runner, api.get_video)
         self.navigation = Navigation()
@@ -120,6 +122,7 @@ class MainWindow(QMainWindow):
         self.player.message_changed.connect(self._player_message)
         self.library.library_changed.connect(self.refresh_status)
         self.library.library_changed.connect(self.search.refresh_filters)
+        self.changes.changed.connect(self._library_changed_elsewhere)
         self.runner.jobs_changed.connect(lambda: self.status.show_jobs(self.runner.active()))
         self.runner.failed.connect(self._on_failed)
         self.library.videos_shown.connect(lambda _n: self._arrived("videos"))
@@ -127,7 +130,9 @@ class MainWindow(QMainWindow):
 
     def start(self) -> None:
         """Read the library once the loop runs: the table, the filters, the status bar, the
-        chat models (local servers are looked for in the background)."""
+        chat models (local servers are looked for in the background); then follow its
+        changes, whoever makes them."""
+        self.changes.start()
         self.library.refresh()
         self.search.refresh_filters()
         self.refresh_status()
@@ -160,7 +165,20 @@ class MainWindow(QMainWindow):
             lambda: self.chat_pane.refresh_models(detect=False),
         )
 
+    def _library_changed_elsewhere(self, subjects: frozenset[str]) -> None:
+        """A burst of changes settled (an agent's import, a `v2c` command, our own work):
+        re-read what the panes show of it."""
+        if subjects & {"video", "collection"}:
+            self.library.refresh()
+            self.search.refresh_filters()
+            self.chat_pane.library_changed()
+        elif "chat" in subjects:
+            self.chat_pane.saved.refresh()
+        if subjects & {"video", "index"}:
+            self.refresh_status()
+
     async def aclose(self) -> None:
+        await self.changes.aclose()
         await self.models.aclose()
 
     # -- panes -------------------------------------------------------------------------------

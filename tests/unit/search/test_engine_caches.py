@@ -18,11 +18,11 @@ import numpy as np
 import pytest
 
 from v2c_desktop.core.domain.videos import Chapter, Segment, Transcript, Video, VideoRecord
-from v2c_desktop.core.search.bm25 import bm25_top, corpus_stats
 from v2c_desktop.core.search.engine import SearchEngine
 from v2c_desktop.core.search.request import SearchRequest, SearchResult
 from v2c_desktop.core.search.vectors import PARALLEL_ROWS, VectorIndex
 from v2c_desktop.core.store import LibraryStore, open_library
+from v2c_desktop.core.store.bm25 import bm25_top, corpus_stats
 from v2c_desktop.core.store.migrations import MIGRATIONS, migrate
 from v2c_desktop.core.store.until_write import UntilWrite
 

@@ -16,22 +16,18 @@ Where the time of a search goes, and what keeps it short:
 - the hits of a page are built with three queries in all (chunks, segments, videos and
   their chapters), not three per hit;
 - all reads go through per-thread DuckDB cursors, never the store's lock, so a search does
-  not wait behind an import's transaction.
+  not wait behind an import's transaction; the SQL lives in `store/search_reads.py`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import cache, partial
 from typing import Any
 
-import duckdb
 import numpy as np
 import numpy.typing as npt
 
@@ -40,11 +36,11 @@ from ..ids import timestamp_url
 from ..models.types import ChatModel, EmbeddingModel
 from ..progress import Progress, ProgressCallback, ignore_progress
 from ..store import LibraryStore
+from ..store.bm25 import CorpusStats
+from ..store.search_reads import LibraryState, SearchReads, VideoFilter
 from ..store.until_write import UntilWrite
-from .bm25 import CorpusStats, bm25_top, corpus_stats
-from .filters import allowed_videos
 from .fusion import Fused, FusionSettings, fused_score, rrf
-from .hits import ChunkHit, MergedRange, join_chunk_texts, merge_ranges, segment_text, snippet
+from .hits import ChunkHit, join_chunk_texts, merge_ranges, segment_text, snippet
 from .indexer import IndexResult, KeywordIndex, SearchIndexer
 from .query import ParsedQuery, parse_query, satisfies
 from .request import MODES, SearchHit, SearchRequest, SearchResult
@@ -59,58 +55,6 @@ CANDIDATES = 200
 PHRASE_CANDIDATES = 1000
 SATISFY_BATCH = 100
 QUERY_CACHE = 256
-
-_STATE_SQL = """
-WITH s AS (
-    SELECT t.video_id,
-           coalesce(m.transcript_hash = t.content_hash, false) AS keyword_ok,
-           coalesce(m.embed_model = $model AND m.vectors_hash = t.content_hash, false)
-               AS vectors_ok,
-           coalesce(m.chunk_count, 0) AS chunks
-    FROM transcripts t LEFT JOIN index_manifest m ON m.video_id = t.video_id
-)
-SELECT 'count' AS kind, NULL AS video_id, count(*) AS videos,
-       count(*) FILTER (WHERE keyword_ok) AS indexed,
-       coalesce(sum(chunks) FILTER (WHERE keyword_ok), 0) AS chunks,
-       count(*) FILTER (WHERE keyword_ok AND vectors_ok) AS with_vectors
-FROM s
-UNION ALL SELECT 'keyword', video_id, 0, 0, 0, 0 FROM s WHERE NOT keyword_ok
-UNION ALL SELECT 'vectors', video_id, 0, 0, 0, 0 FROM s
-    WHERE $list_vectors AND keyword_ok AND NOT vectors_ok
-UNION ALL SELECT 'gone', m.video_id, 0, 0, 0, 0 FROM index_manifest m
-    WHERE NOT EXISTS (SELECT 1 FROM transcripts t WHERE t.video_id = m.video_id)
-"""
-
-# The common case, in one cheap aggregate (half the cost of _STATE_SQL): every transcript has
-# an index manifest of that very transcript, and no manifest is left of a deleted video. The
-# sums of 64-bit hashes of (video, transcript hash) on both sides are then equal; a stale or
-# missing entry changes its side's sum (a collision would need a 2^-64 coincidence).
-_FINGERPRINT_SQL = """
-SELECT count(*), coalesce(sum(hash(video_id, transcript_hash)), 0),
-       coalesce(sum(chunk_count), 0),
-       count(*) FILTER (WHERE embed_model = ? AND vectors_hash = transcript_hash),
-       (SELECT count(*) FROM transcripts),
-       (SELECT coalesce(sum(hash(video_id, content_hash)), 0) FROM transcripts)
-FROM index_manifest
-"""
-
-_HIT_ROWS_SQL = """
-SELECT id, video_id, start, "end", first_seg, last_seg, chapter, text
-FROM chunks WHERE id IN (SELECT unnest(?::BIGINT[]))
-"""
-
-
-@dataclass(frozen=True, slots=True)
-class LibraryState:
-    """The library against its index, from one query: sizes, what is stale, what is gone."""
-
-    videos: int
-    indexed_videos: int
-    chunks: int
-    with_vectors: int  # videos whose manifest says their vectors of this model are current
-    keyword_stale: tuple[str, ...] = ()
-    vectors_stale: tuple[str, ...] = ()  # keyword index current, vectors missing or stale
-    gone: tuple[str, ...] = ()
 
 
 class SearchEngine:
@@ -129,17 +73,15 @@ class SearchEngine:
         self.fusion = fusion or FusionSettings()
         self.rerank_chain = rerank_chain
         self.vectors = VectorIndex(embedder.info.id) if embedder is not None else None
-        self.indexer = SearchIndexer(store, embedder, self.vectors, self._reader)
+        self.reads = SearchReads(store)
+        self.indexer = SearchIndexer(store, embedder, self.vectors, self.reads)
         self._loaded = False
         self._load_lock = asyncio.Lock()
-        self._local = threading.local()
-        self._cursors: list[duckdb.DuckDBPyConnection] = []
-        self._cursors_lock = threading.Lock()
         self._query_vectors: OrderedDict[str, Vector] = OrderedDict()
         self._reindexed: list[dict[str, str]] = []
         self._clean_state: UntilWrite[LibraryState | None] = UntilWrite(store)
         self._bm25_stats: UntilWrite[CorpusStats] = UntilWrite(store)
-        self._cards = VideoCards(store, self._reader)
+        self._cards = VideoCards(store, self.reads)
 
     # -- index --------------------------------------------------------------------------------
     async def _ensure_loaded(self) -> None:
@@ -161,37 +103,11 @@ class SearchEngine:
         model = self.embedder.info.id if self.embedder is not None else None
         if not list_vectors:
             state = self._clean_state.get(
-                lambda: self._fingerprint(model), keep=lambda found: found is not None
+                lambda: self.reads.clean_state(model), keep=lambda found: found is not None
             )
             if state is not None:
                 return state
-        rows = (
-            self._reader()
-            .execute(_STATE_SQL, {"model": model, "list_vectors": list_vectors})
-            .fetchall()
-        )
-        lists: dict[str, list[str]] = {"keyword": [], "vectors": [], "gone": []}
-        counts = (0, 0, 0, 0)
-        for kind, vid, videos, indexed, chunks, with_vectors in rows:
-            if kind == "count":
-                counts = (int(videos), int(indexed), int(chunks), int(with_vectors))
-            else:
-                lists[str(kind)].append(str(vid))
-        return LibraryState(
-            *counts,
-            keyword_stale=tuple(sorted(lists["keyword"])),
-            vectors_stale=tuple(sorted(lists["vectors"])),
-            gone=tuple(sorted(lists["gone"])),
-        )
-
-    def _fingerprint(self, model: str | None) -> LibraryState | None:
-        """The sizes from one cheap query when every video is indexed, else None."""
-        indexed, indexed_sum, chunks, with_vectors, videos, videos_sum = (
-            self._reader().execute(_FINGERPRINT_SQL, [model]).fetchall()[0]
-        )
-        if indexed == videos and indexed_sum == videos_sum:
-            return LibraryState(int(videos), int(indexed), int(chunks), int(with_vectors))
-        return None
+        return self.reads.library_state(model, list_vectors=list_vectors)
 
     def _reconcile_vectors(self, state: LibraryState) -> None:
         """Drop in-memory vectors of videos the library no longer holds (deleted without
@@ -199,17 +115,7 @@ class SearchEngine:
         if self.vectors is None or len(self.vectors.video_ids()) <= state.with_vectors:
             return
         assert self.embedder is not None
-        rows = (
-            self._reader()
-            .execute(
-                "SELECT m.video_id FROM index_manifest m JOIN transcripts t"
-                " ON t.video_id = m.video_id"
-                " WHERE m.embed_model = ? AND m.vectors_hash = t.content_hash",
-                [self.embedder.info.id],
-            )
-            .fetchall()
-        )
-        current = {str(r[0]) for r in rows}
+        current = self.reads.videos_with_current_vectors(self.embedder.info.id)
         for vid in self.vectors.video_ids() - current:
             self.vectors.drop_video(vid)
 
@@ -286,16 +192,6 @@ class SearchEngine:
         self._query_vectors.clear()
 
     # -- search -------------------------------------------------------------------------------
-    def _reader(self) -> duckdb.DuckDBPyConnection:
-        """This thread's read cursor: its own snapshot, never the store's lock."""
-        cursor: duckdb.DuckDBPyConnection | None = getattr(self._local, "cursor", None)
-        if cursor is None:
-            cursor = self.store.reader()
-            self._local.cursor = cursor
-            with self._cursors_lock:
-                self._cursors.append(cursor)
-        return cursor
-
     async def search(self, request: SearchRequest) -> SearchResult:
         timings: dict[str, float] = {}
         started = time.perf_counter()
@@ -383,7 +279,7 @@ class SearchEngine:
     def _prepare(self, request: SearchRequest) -> tuple[LibraryState, list[str] | None]:
         state = self._state()
         self._reconcile_vectors(state)
-        return state, allowed_videos(self._reader(), request)
+        return state, self.reads.allowed_videos(video_filter(request))
 
     def _phrase_candidates(self, parsed: ParsedQuery) -> set[int] | None:
         """Chunks that may hold every required phrase, from the postings; None: any chunk.
@@ -396,16 +292,7 @@ class SearchEngine:
         terms = sorted({t for phrase in parsed.phrases for t in indexed_phrase_terms(phrase)})
         if not terms:
             return None
-        rows = (
-            self._reader()
-            .execute(
-                "SELECT chunk_id FROM postings WHERE term IN (SELECT unnest(?::VARCHAR[]))"
-                " GROUP BY chunk_id HAVING count(DISTINCT term) = ?",
-                [terms, len(terms)],
-            )
-            .fetchall()
-        )
-        return {int(r[0]) for r in rows}
+        return self.reads.chunks_with_all_terms(terms)
 
     def _vector_state(
         self, mode: str, allowed: list[str] | None, state: LibraryState
@@ -453,9 +340,8 @@ class SearchEngine:
         checked: dict[int, bool] | None = None,
     ) -> list[int]:
         limit = PHRASE_CANDIDATES if _needs_filter(parsed) else CANDIDATES
-        reader = self._reader()
-        stats = self._bm25_stats.get(lambda: corpus_stats(reader))
-        ranked = bm25_top(reader, parsed.terms, limit=limit, videos=allowed, stats=stats)
+        stats = self._bm25_stats.get(self.reads.corpus_stats)
+        ranked = self.reads.bm25_top(parsed.terms, limit=limit, videos=allowed, stats=stats)
         return self._satisfying([cid for cid, _ in ranked], parsed, candidates, checked)
 
     async def _vector_side(
@@ -527,20 +413,13 @@ class SearchEngine:
             ids = [cid for cid in ids if cid in candidates]
         verdicts = {} if checked is None else checked
         kept: list[int] = []
-        reader = self._reader()
         start, batch = 0, SATISFY_BATCH
         while start < len(ids) and len(kept) < SIDE_LIMIT:
             part = ids[start : start + batch]
             start += len(part)
             batch *= 2
             unread = [cid for cid in part if cid not in verdicts]
-            texts: dict[int, str] = {}
-            if unread:
-                rows = reader.execute(
-                    "SELECT id, text FROM chunks WHERE id IN (SELECT unnest(?::BIGINT[]))",
-                    [unread],
-                ).fetchall()
-                texts = {int(r[0]): str(r[1]) for r in rows}
+            texts = self.reads.chunk_texts(unread) if unread else {}
             for cid in part:
                 verdict = verdicts.get(cid)
                 if verdict is None:
@@ -563,17 +442,16 @@ class SearchEngine:
         """
         if not fused:
             return []
-        rows = self._reader().execute(_HIT_ROWS_SQL, [[f.chunk_id for f in fused]]).fetchall()
-        info = {int(r[0]): r for r in rows}
+        info = self.reads.chunk_rows([f.chunk_id for f in fused])
         chunk_hits = [
             ChunkHit(
                 f.chunk_id,
-                str(row[1]),
-                float(row[2]),
-                float(row[3]),
-                int(row[4]),
-                int(row[5]),
-                row[6],
+                row.video_id,
+                row.start,
+                row.end,
+                row.first_seg,
+                row.last_seg,
+                row.chapter,
                 f.score,
                 dict(f.ranks),
             )
@@ -584,13 +462,14 @@ class SearchEngine:
         merged = merge_ranges(chunk_hits, rescore=rescore)[:limit]
         texts: list[str | None] = [
             join_chunk_texts(
-                sorted((int(info[c][4]), int(info[c][5]), str(info[c][7])) for c in m.chunk_ids)
+                sorted((info[c].first_seg, info[c].last_seg, info[c].text) for c in m.chunk_ids)
             )
             for m in merged
         ]
         missing = [m for m, text in zip(merged, texts, strict=True) if text is None]
         if missing:
-            rebuilt = iter(_range_texts(self._reader(), missing))
+            ranges = [(m.video_id, m.first_seg, m.last_seg) for m in missing]
+            rebuilt = iter(segment_text(part) for part in self.reads.segment_texts(ranges))
             texts = [next(rebuilt) if text is None else text for text in texts]
         terms = set(parsed.terms) | set(query_terms(" ".join(parsed.phrases)))
         cards = self._cards.get(m.video_id for m in merged)
@@ -646,12 +525,19 @@ class SearchEngine:
         return meta
 
     async def aclose(self) -> None:
-        with self._cursors_lock:
-            cursors, self._cursors = self._cursors, []
-        for cursor in cursors:
-            with contextlib.suppress(duckdb.Error):
-                cursor.close()
-        self._local = threading.local()
+        self.reads.close()
+
+
+def video_filter(request: SearchRequest) -> VideoFilter:
+    """The request's filters, as the store reads them."""
+    return VideoFilter(
+        collection=request.collection,
+        video_ids=request.video_ids,
+        channel=request.channel,
+        origins=request.origins,
+        published_after=request.published_after,
+        published_before=request.published_before,
+    )
 
 
 def _needs_filter(parsed: ParsedQuery) -> bool:
@@ -680,26 +566,6 @@ def indexed_phrase_terms(phrase: str) -> set[str]:
     return out
 
 
-def _range_texts(reader: duckdb.DuckDBPyConnection, merged: Sequence[MergedRange]) -> list[str]:
-    """Ranges' texts from their raw segments, in one query (a branch per range, so each
-    gets its own filter pushed into the scan)."""
-    branches = " UNION ALL ".join(
-        f"SELECT {i} AS r, idx, text FROM segments WHERE video_id = ? AND idx BETWEEN ? AND ?"
-        for i in range(len(merged))
-    )
-    params: list[object] = []
-    for m in merged:
-        params.extend([m.video_id, m.first_seg, m.last_seg])
-    parts: list[list[str]] = [[] for _ in merged]
-    for r, _, text in reader.execute(f"{branches} ORDER BY r, idx", params).fetchall():
-        parts[int(r)].append(str(text))
-    return [segment_text(p) for p in parts]
-
-
-def range_text_from_rows(rows: Sequence[tuple[Any, ...]]) -> str:
-    return segment_text(str(r[0]) for r in rows)
-
-
 def _ms(since: float) -> float:
     return (time.perf_counter() - since) * 1000
 
@@ -711,5 +577,4 @@ __all__ = [
     "SearchEngine",
     "SearchRequest",
     "SearchResult",
-    "range_text_from_rows",
 ]

@@ -18,15 +18,15 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
-import duckdb
 import numpy as np
 import numpy.typing as npt
 
 from ..models.types import EmbeddingModel
 from ..store import LibraryStore
-from ..store.search_index import ChunkRow, Manifest
+from ..store.search_index import ChunkRow
+from ..store.search_reads import SearchReads
 from .chunker import chunk_transcript
 from .text_tokens import tokenize
 from .vectors import VectorIndex
@@ -91,52 +91,16 @@ class SearchIndexer:
         store: LibraryStore,
         embedder: EmbeddingModel | None,
         vectors: VectorIndex | None,
-        reader: Callable[[], duckdb.DuckDBPyConnection] | None = None,
+        reads: SearchReads | None = None,
     ) -> None:
-        """`reader` gives the calling thread's read cursor (the engine's); without it each
-        read opens and closes a cursor of its own."""
+        """`reads` are the engine's (its per-thread cursors); without them the indexer
+        keeps its own. Writes go through the store's one worker, in order with the rest."""
         self.store = store
         self.embedder = embedder
         self.vectors = vectors
-        self._reader = reader
+        self.reads = reads or SearchReads(store)
         self._write_lock = asyncio.Lock()
         self._keyword_locks: dict[str, asyncio.Lock] = {}
-
-    # -- reads (on a worker thread) -------------------------------------------------------------
-    def _read(self, sql: str, params: list[object]) -> list[tuple[Any, ...]]:
-        if self._reader is not None:
-            return self._reader().execute(sql, params).fetchall()
-        cursor = self.store.reader()
-        try:
-            return cursor.execute(sql, params).fetchall()
-        finally:
-            cursor.close()
-
-    def _manifest(self, video_id: str) -> tuple[str | None, Manifest | None]:
-        """The video's current transcript hash (None once deleted) and its index manifest."""
-        rows = self._read(
-            "SELECT t.content_hash, m.transcript_hash, m.chunk_count, m.embed_model,"
-            " m.vectors_hash FROM transcripts t LEFT JOIN index_manifest m"
-            " ON m.video_id = t.video_id WHERE t.video_id = ?",
-            [video_id],
-        )
-        if not rows:
-            return None, None
-        current, indexed, count, model, vectors_hash = rows[0]
-        if indexed is None:
-            return str(current), None
-        manifest = Manifest(
-            video_id,
-            str(indexed),
-            int(count),
-            None if model is None else str(model),
-            None if vectors_hash is None else str(vectors_hash),
-        )
-        return str(current), manifest
-
-    def _chunks_of(self, video_id: str) -> tuple[list[int], list[str]]:
-        rows = self._read("SELECT id, text FROM chunks WHERE video_id = ? ORDER BY idx", [video_id])
-        return [int(r[0]) for r in rows], [str(r[1]) for r in rows]
 
     # -- keyword side ---------------------------------------------------------------------------
     async def keyword_index(self, video_id: str) -> KeywordIndex:
@@ -144,18 +108,18 @@ class SearchIndexer:
         changed since it was last indexed."""
         lock = self._keyword_locks.setdefault(video_id, asyncio.Lock())
         async with lock:
-            current, manifest = await asyncio.to_thread(self._manifest, video_id)
+            current, manifest = await asyncio.to_thread(self.reads.manifest, video_id)
             previous = manifest.embed_model if manifest is not None else None
             if current is None:  # deleted meanwhile: nothing to index
                 await self.drop(video_id)
                 return KeywordIndex(video_id, [], [], "", False, previous)
             if manifest is not None and manifest.transcript_hash == current:
-                ids, texts = await asyncio.to_thread(self._chunks_of, video_id)
+                ids, texts = await asyncio.to_thread(self.reads.video_chunks, video_id)
                 if len(ids) == manifest.chunk_count:
                     return KeywordIndex(video_id, ids, texts, current, False, previous)
             transcript_hash, rows = await asyncio.to_thread(build_chunk_rows, self.store, video_id)
             async with self._write_lock:
-                ids = await asyncio.to_thread(
+                ids = await self.store.run(
                     self.store.write_keyword_index, video_id, transcript_hash, rows
                 )
             if self.vectors is not None:
@@ -167,7 +131,7 @@ class SearchIndexer:
     async def drop(self, video_id: str) -> None:
         """Forget a video's chunks, postings, vectors and manifest (it left the library)."""
         async with self._write_lock:
-            await asyncio.to_thread(self.store.drop_video_index, video_id)
+            await self.store.run(self.store.drop_video_index, video_id)
         if self.vectors is not None:
             self.vectors.drop_video(video_id)
 
@@ -204,7 +168,7 @@ class SearchIndexer:
         if self.embedder is None or self.vectors is None:
             return IndexResult(video_id, len(ids), state, "disabled", reason="no embedder")
         model = self.embedder.info.id
-        _, manifest = await asyncio.to_thread(self._manifest, video_id)
+        _, manifest = await asyncio.to_thread(self.reads.manifest, video_id)
         if manifest is None or manifest.transcript_hash != keyword.transcript_hash:
             return IndexResult(video_id, len(ids), state, "failed", reason=_STALE_WHILE_EMBEDDING)
         if manifest.embed_model == model and manifest.vectors_hash == keyword.transcript_hash:
@@ -215,7 +179,7 @@ class SearchIndexer:
         except Exception as exc:  # any embedder failure leaves keyword search
             return IndexResult(video_id, len(ids), state, "failed", reason=str(exc)[:200])
         async with self._write_lock:
-            written = await asyncio.to_thread(self._store_vectors, keyword, model, matrix)
+            written = await self.store.run(self._store_vectors, keyword, model, matrix)
         if not written:
             return IndexResult(video_id, len(ids), state, "failed", reason=_STALE_WHILE_EMBEDDING)
         reindexed = previous if previous and previous != model else None
@@ -230,7 +194,7 @@ class SearchIndexer:
         self.store.write_vectors(
             keyword.video_id, model, keyword.ids, matrix, keyword.transcript_hash
         )
-        _, manifest = self._manifest(keyword.video_id)
+        _, manifest = self.store.index_manifest(keyword.video_id)
         if (
             manifest is None
             or manifest.embed_model != model

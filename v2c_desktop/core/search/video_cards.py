@@ -9,59 +9,23 @@ video not seen before two more queries (about 2.5 ms).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 
-import duckdb
-
-from ..domain.videos import Video
 from ..store import LibraryStore
+from ..store.search_reads import SearchReads, VideoCard
 from ..store.until_write import UntilWrite
 
-_VIDEOS_SQL = "SELECT id, title, channel, platform, native_id, url, source_path FROM videos"
-_CHAPTERS_SQL = "SELECT video_id, idx, title FROM chapters"
-
-
-@dataclass(frozen=True, slots=True)
-class VideoCard:
-    video: Video
-    chapters: dict[int, str] = field(default_factory=dict)
-
-    def chapter_title(self, idx: int | None) -> str | None:
-        return None if idx is None else self.chapters.get(idx)
+__all__ = ["VideoCard", "VideoCards"]
 
 
 class VideoCards:
     """Every video's card, read on first need and read again after the store writes."""
 
-    def __init__(
-        self, store: LibraryStore, reader: Callable[[], duckdb.DuckDBPyConnection]
-    ) -> None:
-        self._reader = reader
+    def __init__(self, store: LibraryStore, reads: SearchReads) -> None:
+        self._reads = reads
         self._cards: UntilWrite[dict[str, VideoCard]] = UntilWrite(store)
 
     def get(self, video_ids: Iterable[str]) -> dict[str, VideoCard]:
         """Cards of those videos that exist; called from worker threads."""
-        cards = self._cards.get(self._read)
+        cards = self._cards.get(self._reads.video_cards)
         return {v: cards[v] for v in video_ids if v in cards}
-
-    def _read(self) -> dict[str, VideoCard]:
-        reader = self._reader()
-        chapters: dict[str, dict[int, str]] = {}
-        for vid, idx, title in reader.execute(_CHAPTERS_SQL).fetchall():
-            chapters.setdefault(str(vid), {})[int(idx)] = str(title)
-        return {
-            str(row[0]): VideoCard(
-                Video(
-                    id=str(row[0]),
-                    title=row[1],
-                    channel=row[2],
-                    platform=row[3],
-                    native_id=row[4],
-                    url=row[5],
-                    source_path=row[6],
-                ),
-                chapters.get(str(row[0]), {}),
-            )
-            for row in reader.execute(_VIDEOS_SQL).fetchall()
-        }

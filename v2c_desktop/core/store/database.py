@@ -1,26 +1,35 @@
 """The library file: its owner lock, its one DuckDB connection, and the store interface.
 
-All access goes through `LibraryStore` so that a later process that is not the owner can
-reach the same methods through the owner (over a local socket) without callers noticing.
-Calls are serialised by one lock: DuckDB's connection is not meant for concurrent use and
-an unread result would block it anyway.
+All access goes through `LibraryStore`. Calls are serialised by one lock: DuckDB's
+connection is not meant for concurrent use and an unread result would block it anyway. The
+store owns the one worker thread that async code uses for it (`run`): every write of the
+app (imports, the search index, chats, collections) runs there, in the order it was asked
+for, so the event loop never waits on DuckDB and no write races another. Searches read
+through their own cursors (`reader`, `search_reads.py`) on other threads.
+
+Every committed write is published on `changes` (what changed, not the rows), which is how
+the faces refresh whoever made the change.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import threading
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import duckdb
 import numpy as np
 import numpy.typing as npt
 
+from ..domain.changes import Action, Change, Subject
 from ..domain.chats import ChatMessageRecord, ChatRecord
 from ..domain.videos import Collection, VideoRecord, VideoSummary
 from ..errors import V2CError
@@ -29,7 +38,10 @@ from . import chats as chat_table
 from . import collections as collection_table
 from . import search_index
 from . import videos as video_table
+from .change_feed import ChangeFeed
 from .migrations import MIGRATIONS, migrate
+
+T = TypeVar("T")
 
 
 def _storage_error(exc: Exception, library: Path) -> V2CError:
@@ -57,6 +69,17 @@ class LibraryStore:
         self._mutex = threading.RLock()
         self._readers: weakref.WeakSet[duckdb.DuckDBPyConnection] = weakref.WeakSet()
         self._generation = 0
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="v2c-store")
+        self.changes = ChangeFeed()
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a blocking store call on the store's one worker thread, in order with the
+        others (every write of async code goes through here)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._worker, partial(fn, *args))
+
+    def _changed(self, subject: Subject, action: Action, *ids: str) -> None:
+        self.changes.publish(Change(subject, action, tuple(ids)))
 
     @property
     def generation(self) -> int:
@@ -70,9 +93,15 @@ class LibraryStore:
         return self._generation
 
     # -- life cycle -------------------------------------------------------------------------
+    async def aclose(self) -> None:
+        """Let queued calls finish (without blocking the event loop), then close."""
+        await asyncio.get_running_loop().run_in_executor(None, self._worker.shutdown, True)
+        self.close()
+
     def close(self) -> None:
         """Close every reader cursor first: a cursor outliving its connection and then being
         collected on another thread can crash DuckDB's native code."""
+        self._worker.shutdown(wait=True)
         with self._mutex:
             try:
                 for reader in list(self._readers):
@@ -116,7 +145,9 @@ class LibraryStore:
         Returns True when the video was new.
         """
         with self._transaction() as conn:
-            return video_table.replace_video(conn, record)
+            is_new = video_table.replace_video(conn, record)
+        self._changed("video", "added" if is_new else "updated", record.video.id)
+        return is_new
 
     def get_video(self, video_id: str) -> VideoRecord:
         with self._reading() as conn:
@@ -144,11 +175,14 @@ class LibraryStore:
         with self._transaction() as conn:
             video_table.delete(conn, video_id)
             search_index.delete_video_index(conn, video_id)
+        self._changed("video", "removed", video_id)
 
     # -- collections ------------------------------------------------------------------------
     def create_collection(self, name: str, description: str = "") -> Collection:
         with self._transaction() as conn:
-            return collection_table.create(conn, name, description)
+            collection = collection_table.create(conn, name, description)
+        self._changed("collection", "added", collection.id)
+        return collection
 
     def list_collections(self) -> list[Collection]:
         with self._reading() as conn:
@@ -160,26 +194,35 @@ class LibraryStore:
 
     def ensure_collection(self, name: str) -> Collection:
         with self._transaction() as conn:
-            return collection_table.ensure(conn, name)
+            collection = collection_table.ensure(conn, name)
+        self._changed("collection", "changed", collection.id)
+        return collection
 
     def add_to_collection(
         self, collection_id: str, video_ids: list[str], sources: list[str] | None = None
     ) -> list[str]:
         """Add videos (skipping members); returns the ids that were newly added."""
         with self._transaction() as conn:
-            return collection_table.add_videos(conn, collection_id, video_ids, sources or [])
+            added = collection_table.add_videos(conn, collection_id, video_ids, sources or [])
+        if added:
+            self._changed("collection", "updated", collection_id)
+        return added
 
     def remove_from_collection(self, collection_id: str, video_ids: list[str]) -> None:
         with self._transaction() as conn:
             collection_table.remove_videos(conn, collection_id, video_ids)
+        self._changed("collection", "updated", collection_id)
 
     def rename_collection(self, collection_id: str, name: str) -> Collection:
         with self._transaction() as conn:
-            return collection_table.rename(conn, collection_id, name)
+            collection = collection_table.rename(conn, collection_id, name)
+        self._changed("collection", "updated", collection_id)
+        return collection
 
     def delete_collection(self, collection_id: str) -> None:
         with self._transaction() as conn:
             collection_table.delete(conn, collection_id)
+        self._changed("collection", "removed", collection_id)
 
     # -- search index -----------------------------------------------------------------------
     def write_keyword_index(
@@ -191,6 +234,7 @@ class LibraryStore:
         with self._transaction() as conn:
             if search_index.postings_need_sorting(conn):
                 search_index.sort_postings(conn)
+        self._changed("index", "updated", video_id)
         return ids
 
     def write_vectors(
@@ -203,10 +247,17 @@ class LibraryStore:
     ) -> None:
         with self._transaction() as conn:
             search_index.write_vectors(conn, video_id, model, chunk_ids, matrix, vectors_hash)
+        self._changed("index", "updated", video_id)
 
     def drop_video_index(self, video_id: str) -> None:
         with self._transaction() as conn:
             search_index.delete_video_index(conn, video_id)
+        self._changed("index", "removed", video_id)
+
+    def index_manifest(self, video_id: str) -> tuple[str | None, search_index.Manifest | None]:
+        """The video's current transcript hash (None once deleted) and its index manifest."""
+        with self._reading() as conn:
+            return search_index.manifest_of(conn, video_id)
 
     def index_manifests(self) -> dict[str, search_index.Manifest]:
         with self._reading() as conn:
@@ -229,11 +280,15 @@ class LibraryStore:
     # -- chats ------------------------------------------------------------------------------
     def create_chat(self, title: str, scope: dict[str, Any]) -> str:
         with self._transaction() as conn:
-            return chat_table.create(conn, title, scope)
+            chat_id = chat_table.create(conn, title, scope)
+        self._changed("chat", "added", chat_id)
+        return chat_id
 
     def append_chat_message(self, chat_id: str, message: ChatMessageRecord) -> int:
         with self._transaction() as conn:
-            return chat_table.append(conn, chat_id, message)
+            idx = chat_table.append(conn, chat_id, message)
+        self._changed("chat", "updated", chat_id)
+        return idx
 
     def list_chats(self) -> list[ChatRecord]:
         with self._reading() as conn:
@@ -246,10 +301,12 @@ class LibraryStore:
     def rename_chat(self, chat_id: str, title: str) -> None:
         with self._transaction() as conn:
             chat_table.rename(conn, chat_id, title)
+        self._changed("chat", "updated", chat_id)
 
     def delete_chat(self, chat_id: str) -> None:
         with self._transaction() as conn:
             chat_table.delete(conn, chat_id)
+        self._changed("chat", "removed", chat_id)
 
     # -- facts ------------------------------------------------------------------------------
     def schema_migrations(self) -> list[str]:

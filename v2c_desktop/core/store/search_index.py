@@ -213,3 +213,28 @@ def load_vectors(
     # a view of the joined bytes, not a copy: the vector index normalises it into a new array
     matrix = np.frombuffer(b"".join(data["vec"]), dtype=np.float32).reshape(len(ids), dims)
     return ids, [str(v) for v in data["video_id"]], matrix
+
+
+def manifest_of(
+    conn: duckdb.DuckDBPyConnection, video_id: str
+) -> tuple[str | None, Manifest | None]:
+    """The video's current transcript hash (None once deleted) and its index manifest."""
+    rows = conn.execute(
+        "SELECT t.content_hash, m.transcript_hash, m.chunk_count, m.embed_model,"
+        " m.vectors_hash FROM transcripts t LEFT JOIN index_manifest m"
+        " ON m.video_id = t.video_id WHERE t.video_id = ?",
+        [video_id],
+    ).fetchall()
+    if not rows:
+        return None, None
+    current, indexed, count, model, vectors_hash = rows[0]
+    if indexed is None:
+        return str(current), None
+    manifest = Manifest(
+        video_id,
+        str(indexed),
+        int(count),
+        None if model is None else str(model),
+        None if vectors_hash is None else str(vectors_hash),
+    )
+    return str(current), manifest

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import duckdb
 
@@ -119,21 +121,18 @@ def replace_video(conn: duckdb.DuckDBPyConnection, record: VideoRecord) -> bool:
     return not previous
 
 
-def load_video(conn: duckdb.DuckDBPyConnection, video_id: str) -> VideoRecord:
-    rows = conn.execute(
-        "SELECT v.id, v.platform, v.native_id, v.title, v.channel, v.channel_id, v.url,"
-        " v.duration, strftime(v.published, '%Y-%m-%d'), v.description, v.thumbnail_url,"
-        " v.source_path, strftime(v.added_at, '%Y-%m-%dT%H:%M:%S'),"
-        " strftime(v.updated_at, '%Y-%m-%dT%H:%M:%S'),"
-        " t.origin, t.language, t.producer, t.track_name, t.translated_from"
-        " FROM videos v JOIN transcripts t ON t.video_id = v.id WHERE v.id = ?",
-        [video_id],
-    ).fetchall()
-    if not rows:
-        raise not_found(f"no video {video_id!r} in the library", "run `v2c list` to see the ids")
-    r = rows[0]
-    video = Video(
-        id=r[0],
+#: The columns of `videos v` that make a `Video`, in `video_from_row`'s order.
+VIDEO_SELECT = (
+    "v.id, v.platform, v.native_id, v.title, v.channel, v.channel_id, v.url, v.duration,"
+    " strftime(v.published, '%Y-%m-%d'), v.description, v.thumbnail_url, v.source_path"
+)
+VIDEO_WIDTH = 12
+
+
+def video_from_row(r: Sequence[Any]) -> Video:
+    """The `Video` of a row that starts with `VIDEO_SELECT`'s columns: the one mapping."""
+    return Video(
+        id=str(r[0]),
         platform=r[1],
         native_id=r[2],
         title=r[3],
@@ -146,6 +145,20 @@ def load_video(conn: duckdb.DuckDBPyConnection, video_id: str) -> VideoRecord:
         thumbnail_url=r[10],
         source_path=r[11],
     )
+
+
+def load_video(conn: duckdb.DuckDBPyConnection, video_id: str) -> VideoRecord:
+    rows = conn.execute(
+        f"SELECT {VIDEO_SELECT}, strftime(v.added_at, '%Y-%m-%dT%H:%M:%S'),"
+        " strftime(v.updated_at, '%Y-%m-%dT%H:%M:%S'),"
+        " t.origin, t.language, t.producer, t.track_name, t.translated_from"
+        " FROM videos v JOIN transcripts t ON t.video_id = v.id WHERE v.id = ?",
+        [video_id],
+    ).fetchall()
+    if not rows:
+        raise not_found(f"no video {video_id!r} in the library", "run `v2c list` to see the ids")
+    r = rows[0]
+    video = video_from_row(r)
     segments = [
         Segment(start, end, text)
         for start, end, text in conn.execute(

@@ -96,11 +96,15 @@ class SavedChats(QWidget):
 
     # -- reading -----------------------------------------------------------------------------
     def refresh(self, select: str | None = None) -> None:
-        keep = self.current_id() if select is None else select
+        """Read the chats again; keep `select` highlighted, else whatever is highlighted
+        when the list arrives (a refresh the library's change feed started must not undo a
+        click made while it was on its way)."""
         self._runner.start(
             lambda _p: self._api.list_chats(),
             label="list chats",
-            on_finished=lambda chats: self._show(chats, keep),
+            on_finished=lambda chats: self._show(
+                chats, self.current_id() if select is None else select
+            ),
         )
 
     def _show(self, chats: list[ChatRecord], keep: str) -> None:

@@ -1,4 +1,4 @@
-"""The keyword side: BM25 (k1 1.2, b 0.75) over the postings table, in one SQL query.
+"""BM25 (k1 1.2, b 0.75) over the postings table, in one SQL query: the keyword side of search.
 
 Each posting carries its chunk's length, so an unfiltered search reads only the postings of
 its terms: with postings sorted by term, that touches only the row groups holding them. The
