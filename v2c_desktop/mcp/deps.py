@@ -7,9 +7,8 @@ and again on the next call if that failed: a library held by a process that does
 must turn into an `isError` result the agent can read, not into a dead server.
 
 Video inputs follow the spec: a `url` is a URL, a YouTube id, a library id, a local path or an
-exact title. Anything the library already holds is used as is; a URL or a file that it does
-not hold is imported first. Relative paths are made absolute here, because the owner that
-reads the file may run in another working directory.
+exact title. The rules are the core's (`core.gather.refs`); `Deps` binds them to the server's
+working directory and words the hint for an agent.
 """
 
 from __future__ import annotations
@@ -23,47 +22,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from v2c_desktop.core.api import CoreAPI
-from v2c_desktop.core.errors import V2CError, bad_request, not_found
-from v2c_desktop.core.importers.inputs import is_web_url
-from v2c_desktop.core.importers.web.settings import WebSettings
-from v2c_desktop.core.importers.web_access import WebAccess
-from v2c_desktop.core.owner import Session, open_session
+from v2c_desktop.core.gather.refs import InputResolver, absolute_input
+from v2c_desktop.core.open import open_api
+from v2c_desktop.core.owner import Session
 from v2c_desktop.core.progress import ProgressCallback, ignore_progress
-from v2c_desktop.core.services import Services
-from v2c_desktop.core.settings import load_settings
 
 log = logging.getLogger(__name__)
 
-_BARE_YOUTUBE_ID = re.compile(r"^[A-Za-z0-9_-]{11}$")
 _LIST_SEPARATORS = re.compile(r"[\s,]+")
+MISSING_HINT = (
+    "pass a video URL or a file path to import it, or an id from search_transcript, "
+    "list_items or get_collection"
+)
 
 SessionOpener = Callable[[Path], Awaitable[Session[CoreAPI]]]
 
 
-def saved_web_access() -> WebAccess:
-    """Web access with the user's saved import settings (cookies, proxy, languages)."""
-    saved = load_settings().imports
-    return WebAccess.default(
-        WebSettings(
-            cookies_from_browser=saved.cookies_from_browser,
-            proxy=saved.proxy,
-            languages=tuple(saved.languages or ()),
-        )
-    )
-
-
 async def open_library_session(library: Path) -> Session[CoreAPI]:
-    """Become the library's owner (serving `CoreAPI` to the others) or a client of the owner.
-
-    `Services.open` opens DuckDB synchronously, so it runs on a thread: the event loop keeps
-    answering the MCP client (and, once we own the library, other processes) meanwhile.
-    """
-
-    async def make_target() -> CoreAPI:
-        services = await asyncio.to_thread(Services.open, library, web=saved_web_access())
-        return CoreAPI(services)
-
-    return await open_session(library, make_target=make_target, client_name=f"mcp:{os.getpid()}")
+    """Become the library's owner (serving `CoreAPI` to the others) or a client of the owner,
+    through the core's one door; DuckDB opens on a thread, so the event loop keeps
+    answering the MCP client (and, once we own the library, other processes) meanwhile."""
+    return await open_api(library, client_name=f"v2c mcp ({os.getpid()})")
 
 
 @dataclass
@@ -73,9 +52,7 @@ class Deps:
     library: Path
     cwd: Path = field(default_factory=Path.cwd)
     opener: SessionOpener = open_library_session
-    web_factory: Callable[[], WebAccess] = saved_web_access
     session: Session[CoreAPI] | None = None
-    _web: WebAccess | None = None
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     async def core(self) -> CoreAPI:
@@ -87,35 +64,19 @@ class Deps:
                     log.info("library %s opened as %s", self.library, self.session.role)
         return self.session.api
 
-    def web(self) -> WebAccess:
-        """yt-dlp and HTTP, for expanding playlists without importing (`list_items`)."""
-        if self._web is None:
-            self._web = self.web_factory()
-        return self._web
-
     async def aclose(self) -> None:
         session, self.session = self.session, None
-        web, self._web = self._web, None
-        try:
-            if session is not None:
-                await session.aclose()
-        finally:
-            if web is not None:
-                await web.aclose()
+        if session is not None:
+            await session.aclose()
 
     # -- inputs -----------------------------------------------------------------------------
     def absolute(self, text: str) -> str:
         """URLs and ids unchanged; a path that exists (relative to our cwd) made absolute."""
-        text = text.strip()
-        if not text or is_web_url(text) or text.startswith("file://"):
-            return text
-        path = Path(text).expanduser()
-        if not path.is_absolute():
-            path = self.cwd / path
-        try:
-            return str(path.resolve()) if path.exists() else text
-        except OSError:  # a name too long for the file system is not a path
-            return text
+        return absolute_input(text, self.cwd)
+
+    async def inputs(self) -> InputResolver:
+        """The core's input rules over the library, from our cwd, hints worded for agents."""
+        return InputResolver(await self.core(), self.cwd, MISSING_HINT)
 
     async def video_id(
         self,
@@ -125,50 +86,8 @@ class Deps:
         progress: ProgressCallback = ignore_progress,
     ) -> str:
         """The library id of the video `ref` names, importing a URL or file first if needed."""
-        api = await self.core()
-        text = self.absolute(ref)
-        if not text:
-            raise bad_request("no video given", "pass a URL, a YouTube id, a video id or a path")
-        try:
-            return await api.resolve(text)
-        except V2CError as error:
-            if error.code != "not-found":
-                raise
-        source = import_source(text)
-        if source is None:
-            raise not_found(
-                f"no video {ref!r} in the library",
-                "pass a video URL or a file path to import it, or an id from search_transcript, "
-                "list_items or get_collection",
-            )
-        result = await api.add([source], languages=list(languages), progress=progress)
-        for outcome in result.outcomes:
-            if outcome.video_id and outcome.status != "failed":
-                return outcome.video_id
-        for outcome in result.outcomes:
-            if outcome.error is not None:
-                raise outcome.error
-        raise not_found(f"{ref!r} holds no video", "pass the URL of one video")
-
-
-def import_source(text: str) -> str | None:
-    """What to hand `CoreAPI.add` for an input the library does not hold, or None.
-
-    A bare 11-character YouTube id becomes its watch URL; URLs and existing paths pass.
-    """
-    if _BARE_YOUTUBE_ID.match(text) and not Path(text).exists():
-        return f"https://www.youtube.com/watch?v={text}"
-    return text if importable(text) else None
-
-
-def importable(text: str) -> bool:
-    """Whether `text` is something `CoreAPI.add` can read: a web URL or an existing path."""
-    if is_web_url(text) or text.startswith("file://"):
-        return True
-    try:
-        return Path(text).expanduser().exists()
-    except OSError:
-        return False
+        resolver = await self.inputs()
+        return await resolver.video_id(ref, languages=languages, progress=progress)
 
 
 def split_list(value: str | None) -> list[str]:

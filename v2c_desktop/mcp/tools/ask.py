@@ -19,9 +19,9 @@ from pydantic import Field
 from v2c_desktop.core.api import CoreAPI
 from v2c_desktop.core.ask.events import AskDelta, AskDone, AskError, AskMeta, AskRequest
 from v2c_desktop.core.errors import V2CError, bad_request, render_hint
+from v2c_desktop.core.gather.videos import gather_videos
 from v2c_desktop.core.timecode import clock
 
-from ..batch import gather_videos
 from ..deps import Deps
 from ..inputs import CollectionRef, UrlList
 from ..results import dumps, text_result, writes
@@ -108,7 +108,7 @@ async def _scope(ctx: Context[Any, Any], deps: Deps, urls: list[str] | None) -> 
     if not urls:
         return ()
     progress = Progress(ctx, len(urls))
-    gathered = await gather_videos(deps, urls, None, progress)
+    gathered = await gather_videos(await deps.inputs(), urls, None, progress)
     await progress.drain()
     if not gathered.video_ids:
         raise bad_request(

@@ -18,14 +18,14 @@ from pydantic import Field
 from v2c_desktop.core.api import CoreAPI
 from v2c_desktop.core.domain.videos import Collection
 from v2c_desktop.core.errors import V2CError, bad_request
+from v2c_desktop.core.gather.collection import FillSummary, fill_collection
 from v2c_desktop.core.ids import youtube_id_from_url
 from v2c_desktop.core.render.common import text_tokens
 
 from ..deps import Deps
-from ..filling import fill_collection
 from ..inputs import RequiredCollection
 from ..results import json_result, reads, writes
-from ..tooling import add_tool
+from ..tooling import Progress, add_tool
 from ..views import collection_brief, summary_view
 
 LIST_COLLECTIONS = """\
@@ -83,7 +83,7 @@ def register(server: MCPServer[Any], deps: Deps) -> None:
         collection = await api.create_collection(name, description or "")
         out: dict[str, Any] = {"collection": collection_brief(collection)}
         if sources:
-            out["summary"] = await fill_collection(deps, ctx, collection, sources)
+            out["summary"] = await _fill(deps, ctx, collection, sources)
             out["collection"] = collection_brief(await api.get_collection(collection.id))
         return json_result(out)
 
@@ -92,7 +92,7 @@ def register(server: MCPServer[Any], deps: Deps) -> None:
     ) -> CallToolResult:
         api = await deps.core()
         target = await api.get_collection(collection)
-        summary = await fill_collection(deps, ctx, target, urls)
+        summary = await _fill(deps, ctx, target, urls)
         return json_result({"collection": target.id, "summary": summary})
 
     async def get_collection(collection: RequiredCollection) -> CallToolResult:
@@ -127,6 +127,35 @@ def register(server: MCPServer[Any], deps: Deps) -> None:
         description=GET_COLLECTION,
         annotations=reads("Get collection", open_world=False),
     )
+
+
+async def _fill(
+    deps: Deps, ctx: Context[Any, Any], collection: Collection, inputs: list[str]
+) -> dict[str, Any]:
+    """Fill `collection` from `inputs` with progress per input; the spec's summary shape."""
+    progress = Progress(ctx, len(inputs))
+    return fill_view(await fill_collection(await deps.inputs(), collection, inputs, progress))
+
+
+def fill_view(summary: FillSummary) -> dict[str, Any]:
+    """`{added, skipped, failed, remaining, checkedAt}`, as `add_to_collection` returns it."""
+    return {
+        "added": [
+            {
+                "id": a.id,
+                "title": a.summary.title if a.summary else "",
+                "url": (a.summary.url or a.summary.source_path) if a.summary else "",
+                "origin": a.summary.origin if a.summary else None,
+            }
+            for a in summary.added
+        ],
+        "skipped": [
+            {"input": s.input, "id": s.video_id, "reason": s.reason} for s in summary.skipped
+        ],
+        "failed": [f.to_dict("agent") for f in summary.failed],
+        "remaining": 0,
+        "checkedAt": summary.checked_at.isoformat(timespec="seconds"),
+    }
 
 
 async def collection_view(api: CoreAPI, collection: Collection) -> dict[str, Any]:

@@ -8,13 +8,12 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import CallToolResult
 from pydantic import Field
 
-from v2c_desktop.core.domain.videos import VideoRecord
-from v2c_desktop.core.errors import V2CError, bad_request
+from v2c_desktop.core.errors import bad_request
+from v2c_desktop.core.gather.pack import gather_pack
+from v2c_desktop.core.render.pack import render_pack
 
-from ..batch import gather_videos
 from ..deps import Deps
 from ..inputs import CollectionRef, UrlList
-from ..packing import Omitted, render_pack
 from ..results import reads, text_result
 from ..tooling import Progress, add_tool
 
@@ -48,35 +47,10 @@ def register(server: MCPServer[Any], deps: Deps) -> None:
         if not urls and not collection:
             raise bad_request("give urls or a collection", 'e.g. {"collection": "my-videos"}')
         progress = Progress(ctx, len(urls or []))
-        gathered = await gather_videos(deps, urls, collection, progress)
-        omitted = [
-            Omitted(f.input, f.error.code, f.error.message, f.error.hint_for("agent"))
-            for f in gathered.failures
-        ]
-        ids = gathered.video_ids
-        for extra in ids[limit:]:
-            omitted.append(
-                Omitted(extra, "limit", f"over the limit of {limit} videos", "raise limit")
-            )
-        ids = ids[:limit]
-        done = progress.total if urls else 0
-        progress.total = done + len(ids)
-        api = await deps.core()
-        records: list[VideoRecord] = []
-        for video_id in ids:
-            try:
-                records.append(await api.get_video(video_id))
-            except V2CError as error:
-                omitted.append(
-                    Omitted(video_id, error.code, error.message, error.hint_for("agent"))
-                )
-            done += 1
-            await progress.advance(done, f"loaded {video_id}")
-        await progress.drain()
-        title = collection or f"{len(records)} videos"
-        if collection:
-            title = (await api.get_collection(collection)).name
-        return text_result(render_pack(title, records, omitted, maxTokens))
+        pack = await gather_pack(
+            await deps.inputs(), urls, collection, limit=limit, face="agent", progress=progress
+        )
+        return text_result(render_pack(pack.title, pack.records, pack.omitted, maxTokens))
 
     add_tool(
         server,

@@ -15,10 +15,10 @@ from mcp.types import CallToolResult
 from pydantic import Field
 
 from v2c_desktop.core.errors import bad_request
+from v2c_desktop.core.gather.videos import InputFailure, gather_videos
 from v2c_desktop.core.search.request import SearchRequest, SearchResult
 from v2c_desktop.core.timecode import clock
 
-from ..batch import Failure, gather_videos
 from ..deps import Deps
 from ..inputs import CollectionRef, UrlList
 from ..results import reads, text_result
@@ -56,10 +56,10 @@ def register(server: MCPServer[Any], deps: Deps) -> None:
         rerank: Rerank = False,
     ) -> CallToolResult:
         scope: tuple[str, ...] | None = None
-        failures: list[Failure] = []
+        failures: list[InputFailure] = []
         if urls:
             progress = Progress(ctx, len(urls))
-            gathered = await gather_videos(deps, urls, None, progress)
+            gathered = await gather_videos(await deps.inputs(), urls, None, progress)
             await progress.drain()
             failures = gathered.failures
             if not gathered.video_ids:
@@ -84,7 +84,7 @@ def register(server: MCPServer[Any], deps: Deps) -> None:
     )
 
 
-def render_hits(query: str, result: SearchResult, failures: list[Failure]) -> str:
+def render_hits(query: str, result: SearchResult, failures: list[InputFailure]) -> str:
     """One block per hit, then the status line; inputs that failed are named at the end."""
     count = len(result.hits)
     lines = [f'{count} {"hit" if count == 1 else "hits"} for "{query}"', ""]

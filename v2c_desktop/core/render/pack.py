@@ -6,8 +6,8 @@ the rest split what is left), and each transcript that does not fit whole is cut
 caption boundary with the cursor to read on, so nothing is silently lost. Inputs that could
 not be read are listed under "Not included" with the reason, never dropped quietly.
 
-This renders several videos, so it would sit in `core/render` as `render_many`; it lives
-here until the core grows one.
+This is text only; what a pack holds (the videos read, what was left out) is gathered by
+`core.gather.pack`.
 """
 
 from __future__ import annotations
@@ -15,10 +15,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from v2c_desktop.core.domain.videos import VideoRecord
-from v2c_desktop.core.render import estimate_tokens, paginate, render
-from v2c_desktop.core.render.header import context_header
-from v2c_desktop.core.timecode import clock
+from ..domain.videos import VideoRecord
+from ..timecode import clock
+from .formats import render
+from .header import context_header
+from .paging import paginate
+from .tokens import estimate_tokens
 
 # Below this many tokens for the transcript itself a cut-down video is not worth including.
 MIN_BODY_TOKENS = 120
