@@ -3,13 +3,14 @@
 The order of events is fixed (meta, reasoning, deltas, then done or error) so every face
 of the app can render a streamed answer the same way. Unknown citation numbers are removed
 while streaming (an unfinished `[..` waits for its `]`), every cited source is narrowed to
-the segment that supports its sentence, and the turn is saved with exactly what was shown.
+the segment that supports its sentence (both in `checked_stream`), and the turn is saved
+with exactly what was shown.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
 from dataclasses import asdict
 from typing import Any, TypeVar
 
@@ -19,32 +20,25 @@ from ..errors import V2CError
 from ..library import Library
 from ..models.chain import ChainRun, ModelChoice, chat_stream
 from ..models.registry import ModelRegistry
-from ..models.types import (
-    ChatDelta,
-    ChatDone,
-    ChatMessage,
-    ChatModel,
-    ChatOptions,
-    ChatReasoning,
-)
+from ..models.types import ChatDelta, ChatMessage, ChatModel, ChatOptions
 from ..search.engine import SearchEngine
 from ..store import LibraryStore
-from .citations import CitationFilter, build_citations
+from .checked_stream import CheckedAnswer, checked_stream, citing_options
 from .events import (
     AskDelta,
     AskDone,
     AskError,
     AskEvent,
     AskMeta,
-    AskReasoning,
     AskRequest,
     ModelSuggestion,
     SourceInfo,
 )
 from .extractive import extractive_answer
 from .limits import check_request
-from .prompt import build_messages, citation_grammar, rewrite_messages
-from .retrieval import estimate_tokens, retrieve
+from .prompt import build_messages, rewrite_messages
+from .retrieval import Retrieved, estimate_tokens, retrieve
+from .sources import Source
 
 T = TypeVar("T")
 EXTRACTIVE_BUDGET = 12_000
@@ -78,97 +72,85 @@ class AskService:
             yield AskError(error.code, error.message, error.hint, list(attempts))
 
     async def _ask(self, request: AskRequest, run: ChainRun) -> AsyncIterator[AskEvent]:
+        """Scope, chain, budget, retrieval; then meta and the extractive or checked answer."""
         chat = await self._run(self.store.get_chat, request.chat_id) if request.chat_id else None
         history = _history(chat)
         check_request(request.question, history, [*request.video_ids, *request.urls])
         records = await self._scope(request, chat)
         chain, extractive = self._chain(request)
         why, suggestion = self._why_extractive(request) if extractive else ("", None)
-        window = chain[0].info.context_window if chain else EXTRACTIVE_BUDGET
-        history_tokens = sum(estimate_tokens(m.content) for m in history)
-        budget = int(0.9 * window) - PROMPT_OVERHEAD - history_tokens - request.max_tokens
-        budget = min(budget, MAX_SOURCE_TOKENS)
-        if chain and chain[0].info.runtime == "llamacpp":
-            # a CPU reads prompts at ~100-200 tokens/s: more sources would mean minutes
-            # before the first word, so local models get the best passages only
-            budget = min(budget, LOCAL_SOURCE_TOKENS)
-        if budget < 500:
-            raise V2CError(
-                "bad-request",
-                "the conversation is too long for the model's context window",
-                "start a new chat, or choose a model with a larger window",
-            )
-        query = request.question
-        if history and not extractive:
-            query = await self._standalone(chain, history, request.question, run)
-        retrieved = await retrieve(
-            self.engine,
-            records,
-            query,
-            min(budget, EXTRACTIVE_SOURCES) if extractive else budget,
-            force_search=extractive,
-        )
-        sources = retrieved.sources
+        budget = source_budget(chain, history, request.max_tokens)
+        retrieved = await self._retrieve(request, records, chain, history, budget, run, extractive)
         chat_id = chat.id if chat else await self._new_chat(request, records)
-        model_id = None if extractive else chain[0].info.id
-        answer = extractive_answer(request.question, sources) if extractive else None
-        if answer is not None:
-            sources = answer.sources  # numbered as the answer cites them: [1] comes first
-        yield AskMeta(
-            chat_id,
-            model_id,
-            extractive,
-            [SourceInfo(s.n, s.video_id, s.title, s.url, s.start, s.end) for s in sources],
-            retrieved.mode,
-            why,
-            suggestion,
+        if extractive:
+            answer = self._extractive(request, chat_id, retrieved, why, suggestion)
+        else:
+            answer = self._generated(request, chat_id, chain, history, retrieved, run)
+        async with contextlib.aclosing(answer) as events:
+            async for event in events:
+                yield event
+
+    async def _extractive(
+        self,
+        request: AskRequest,
+        chat_id: str,
+        retrieved: Retrieved,
+        why: str,
+        suggestion: ModelSuggestion | None,
+    ) -> AsyncGenerator[AskEvent, None]:
+        """Meta, the quotes as one delta, saved, done: no model writes this answer."""
+        answer = extractive_answer(request.question, retrieved.sources)
+        # sources numbered as the answer cites them: [1] comes first
+        yield _meta(chat_id, None, True, answer.sources, retrieved.mode, why, suggestion)
+        yield AskDelta(answer.text)
+        await self._save(
+            chat_id, request.question, answer.text, answer.citations, [], None, extractive=True
         )
-        if answer is not None:
-            yield AskDelta(answer.text)
-            await self._save(
-                chat_id, request.question, answer.text, answer.citations, [], None, extractive=True
-            )
-            yield AskDone(chat_id, answer.text, answer.citations, [], True, None)
-            return
+        yield AskDone(chat_id, answer.text, answer.citations, [], True, None)
+
+    async def _generated(
+        self,
+        request: AskRequest,
+        chat_id: str,
+        chain: Sequence[ChatModel],
+        history: list[ChatMessage],
+        retrieved: Retrieved,
+        run: ChainRun,
+    ) -> AsyncGenerator[AskEvent, None]:
+        """Meta, the model's checked stream (reasoning, deltas), saved, done."""
+        sources = retrieved.sources
+        yield _meta(chat_id, chain[0].info.id, False, sources, retrieved.mode, "", None)
         messages = build_messages(request.question, sources, history)
-        options = ChatOptions(max_tokens=request.max_tokens, temperature=0.2)
-        first = chain[0]
-        if first.info.runtime == "llamacpp" and not first.info.capable and sources:
-            # a tiny local model only cites when the grammar makes it (see citation_grammar)
-            options = ChatOptions(
-                max_tokens=request.max_tokens,
-                temperature=0.2,
-                grammar=citation_grammar(len(sources), not_covered=NOT_COVERED),
-            )
-        checker = CitationFilter({s.n for s in sources})
-        shown: list[str] = []
-        done: ChatDone | None = None
-        stream = chat_stream(chain, messages, options, run)
-        try:
-            async for event in stream:
-                if isinstance(event, ChatDelta):
-                    text = checker.feed(event.text)
-                    if text:
-                        shown.append(text)
-                        yield AskDelta(text)
-                elif isinstance(event, ChatReasoning):
-                    yield AskReasoning(event.text)
-                elif isinstance(event, ChatDone):
-                    done = event
-        finally:
-            with contextlib.suppress(Exception):
-                await stream.aclose()  # type: ignore[attr-defined]
-        tail = checker.finish()
-        if tail:
-            shown.append(tail)
-            yield AskDelta(tail)
-        text = "".join(shown).strip()
-        citations = build_citations(text, sources)
-        unverified = sorted(set(checker.unverified))
-        usage = asdict(done.usage) if done else {}
-        await self._save(chat_id, request.question, text, citations, unverified, run.served_by)
+        options = citing_options(
+            chain[0], request.max_tokens, len(sources), not_covered=NOT_COVERED
+        )
+        checked: CheckedAnswer | None = None
+        stream = checked_stream(chain, messages, options, sources, run)
+        async with contextlib.aclosing(stream) as events:
+            async for event in events:
+                if isinstance(event, CheckedAnswer):
+                    checked = event
+                else:
+                    yield event
+        if checked is None:  # checked_stream always ends with its answer
+            raise V2CError("internal", "the answer stream ended without its checked text")
+        await self._save(
+            chat_id,
+            request.question,
+            checked.text,
+            checked.citations,
+            checked.unverified,
+            run.served_by,
+        )
         yield AskDone(
-            chat_id, text, citations, unverified, False, run.served_by, usage, run.attempts_dicts()
+            chat_id,
+            checked.text,
+            checked.citations,
+            checked.unverified,
+            False,
+            run.served_by,
+            checked.usage,
+            run.attempts_dicts(),
         )
 
     # -- pieces -------------------------------------------------------------------------------
@@ -198,6 +180,31 @@ class AskService:
         entry = self.registry.suggested_chat_model()
         suggestion = ModelSuggestion(entry.id, entry.label, entry.size_bytes) if entry else None
         return self.registry.why_no_capable_chat(), suggestion
+
+    async def _retrieve(
+        self,
+        request: AskRequest,
+        records: list[VideoRecord],
+        chain: Sequence[ChatModel],
+        history: list[ChatMessage],
+        budget: int,
+        run: ChainRun,
+        extractive: bool,
+    ) -> Retrieved:
+        """The sources within `budget`; a follow-up is first rewritten to stand alone.
+
+        Extractive answers quote a few passages, so they always search, in a smaller budget.
+        """
+        query = request.question
+        if history and not extractive:
+            query = await self._standalone(chain, history, request.question, run)
+        return await retrieve(
+            self.engine,
+            records,
+            query,
+            min(budget, EXTRACTIVE_SOURCES) if extractive else budget,
+            force_search=extractive,
+        )
 
     async def _scope(self, request: AskRequest, chat: ChatRecord | None) -> list[VideoRecord]:
         ids = list(request.video_ids)
@@ -276,7 +283,42 @@ class AskService:
         )
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
-        return await self.library.run_store(fn, *args)
+        return await self.store.run(fn, *args)
+
+
+def source_budget(chain: Sequence[ChatModel], history: list[ChatMessage], max_tokens: int) -> int:
+    """Tokens of sources the first model can read beside the prompt, history and answer.
+
+    Raises `bad-request` when too little is left to answer from.
+    """
+    window = chain[0].info.context_window if chain else EXTRACTIVE_BUDGET
+    history_tokens = sum(estimate_tokens(m.content) for m in history)
+    budget = int(0.9 * window) - PROMPT_OVERHEAD - history_tokens - max_tokens
+    budget = min(budget, MAX_SOURCE_TOKENS)
+    if chain and chain[0].info.runtime == "llamacpp":
+        # a CPU reads prompts at ~100-200 tokens/s: more sources would mean minutes
+        # before the first word, so local models get the best passages only
+        budget = min(budget, LOCAL_SOURCE_TOKENS)
+    if budget < 500:
+        raise V2CError(
+            "bad-request",
+            "the conversation is too long for the model's context window",
+            "start a new chat, or choose a model with a larger window",
+        )
+    return budget
+
+
+def _meta(
+    chat_id: str,
+    model_id: str | None,
+    extractive: bool,
+    sources: Sequence[Source],
+    retrieval: str,
+    why: str,
+    suggestion: ModelSuggestion | None,
+) -> AskMeta:
+    infos = [SourceInfo(s.n, s.video_id, s.title, s.url, s.start, s.end) for s in sources]
+    return AskMeta(chat_id, model_id, extractive, infos, retrieval, why, suggestion)
 
 
 def _history(chat: ChatRecord | None) -> list[ChatMessage]:
