@@ -12,8 +12,7 @@ from pytestqt.qtbot import QtBot
 
 from tests.gui.chat_helpers import HOMUNCULUS, SMOLLM2, anchors, link_point, open_chat, tick
 from v2c_desktop.core.api import CoreAPI
-from v2c_desktop.core.ask.citations import Citation
-from v2c_desktop.core.ask.events import AskDone, AskMeta, ModelSuggestion, SourceInfo
+from v2c_desktop.core.ask.events import AskDone, AskMeta, Citation, ModelSuggestion, SourceInfo
 from v2c_desktop.ui.main_window import MainWindow
 from v2c_desktop.ui.panes.chat.render import answer_html, linked_numbers, targets_from_sources
 from v2c_desktop.ui.panes.chat.turn import GET_MODEL_HREF, TurnView, extractive_label

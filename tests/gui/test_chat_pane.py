@@ -137,7 +137,7 @@ def test_stop_cancels_the_model_and_the_next_question_works(
     assert finished.args == ["stopped"]
     assert turn.state == "stopped" and turn.note.text().startswith("stopped")
     assert pane.status.text() == "Stopped."
-    model = crashcourse.services.registry._chat[SMOLLM2]
+    model = crashcourse._s.registry._chat[SMOLLM2]  # the owner's loaded model itself
     assert isinstance(model, LlamaCppChatModel)
     qtbot.waitUntil(lambda: model.last_done is not None, timeout=MODEL_TIMEOUT)
     assert model.last_done is not None and model.last_done.finish_reason == "cancelled"

@@ -15,10 +15,12 @@ from pytestqt.qtbot import QtBot
 
 from tests.gui.conftest import wait_for
 from v2c_desktop.core.api import CoreAPI
+from v2c_desktop.core.domain.models import DetectedServerInfo
 from v2c_desktop.core.models.installed.catalog import CatalogEntry, UrlSource
 from v2c_desktop.core.models.installed.manager import ModelManager
-from v2c_desktop.core.models.openai_compat import DetectedServer
-from v2c_desktop.core.settings import load_settings
+from v2c_desktop.core.models.registry import ModelRegistry
+from v2c_desktop.core.services import Services
+from v2c_desktop.core.settings import Settings, load_settings
 from v2c_desktop.ui.bridge import JobRunner
 from v2c_desktop.ui.main_window import MainWindow
 from v2c_desktop.ui.settings.first_run import FirstRunDialog
@@ -27,12 +29,22 @@ from v2c_desktop.ui.ui_state import load_ui_state
 
 pytestmark = pytest.mark.gui
 
-OLLAMA = DetectedServer("ollama", "http://127.0.0.1:11434/v1", ("llama3.2:3b", "qwen2.5:7b"))
+OLLAMA = DetectedServerInfo("ollama", "http://127.0.0.1:11434/v1", ("llama3.2:3b", "qwen2.5:7b"))
 DATA = b"GGUF" + bytes(range(256)) * (8 * 1024 - 1) + bytes(252)  # 2 MiB: two 1 MiB chunks
 
 
-async def found_ollama() -> list[DetectedServer]:
+async def found_ollama() -> list[DetectedServerInfo]:
+    """What detection answers when Ollama runs (the probe itself is the network's)."""
     return [OLLAMA]
+
+
+def core_with(qtbot: QtBot, tmp_path: Path, settings: Settings, manager: ModelManager) -> CoreAPI:
+    """A real core whose owner's models come from `manager` (a test catalog)."""
+    registry = ModelRegistry(settings.models, manager)
+    services = Services.open(
+        tmp_path / "lib.duckdb", settings=settings, registry=registry, index_on_import=False
+    )
+    return CoreAPI(services)
 
 
 def dialog_of(window: MainWindow) -> FirstRunDialog | None:
@@ -49,6 +61,7 @@ def test_it_appears_without_a_capable_model_and_extractive_dismisses_it_for_good
     qtbot.waitUntil(lambda: dialog_of(window) is not None and dialog_of(window).isVisible())
     dialog = dialog_of(window)
     assert dialog is not None and not dialog.isModal()
+    qtbot.waitUntil(lambda: bool(dialog.rows))  # listed by the library's owner
     labels = [row.entry.label for row in dialog.rows]
     assert "Qwen2.5 3B Instruct (Q4_K_M)" in labels and len(labels) >= 2
     qwen = dialog.rows[labels.index("Qwen2.5 3B Instruct (Q4_K_M)")]
@@ -69,20 +82,19 @@ def test_a_detected_server_is_saved_as_a_configured_server(
     qtbot: QtBot, runner: JobRunner, tmp_path: Path
 ) -> None:
     window_settings = load_settings()
-    manager = ModelManager(tmp_path / "models", [])
-    dialog = FirstRunDialog(
-        runner, window_settings, manager, found_ollama, state_path=tmp_path / "s.json"
-    )
+    api = core_with(qtbot, tmp_path, window_settings, ModelManager(tmp_path / "models", []))
+    dialog = FirstRunDialog(api, runner, detect=found_ollama, state_path=tmp_path / "s.json")
     qtbot.addWidget(dialog)
     dialog.show()
     qtbot.waitUntil(lambda: bool(dialog.findChildren(QPushButton, "useServer")))
-    with qtbot.waitSignal(dialog.models_changed):
+    with qtbot.waitSignal(dialog.models_changed, timeout=10000):
         dialog.findChildren(QPushButton, "useServer")[0].click()
     (saved,) = load_settings().models.servers
     assert (saved.name, saved.base_url, saved.local) == ("ollama", OLLAMA.base_url, True)
     assert saved.chat_models == ["llama3.2:3b", "qwen2.5:7b"]
-    assert window_settings.models.servers == [saved]  # live for this app's registry too
+    assert window_settings.models.servers == [saved]  # live for the owner's registry too
     assert load_ui_state(tmp_path / "s.json").first_run == "server"
+    wait_for(qtbot, api.aclose())
 
 
 class SlowBody(httpx.AsyncByteStream):
@@ -134,7 +146,7 @@ def tiny_catalog(tmp_path: Path, go_on: asyncio.Event) -> ModelManager:
     )
 
 
-async def nothing_found() -> list[DetectedServer]:
+async def nothing_found() -> list[DetectedServerInfo]:
     return []
 
 
@@ -143,12 +155,11 @@ def test_a_download_shows_progress_can_be_cancelled_and_resumes(
 ) -> None:
     go_on = asyncio.Event()
     manager = tiny_catalog(tmp_path, go_on)
-    dialog = FirstRunDialog(
-        runner, load_settings(), manager, nothing_found, state_path=tmp_path / "s.json"
-    )
+    api = core_with(qtbot, tmp_path, load_settings(), manager)
+    dialog = FirstRunDialog(api, runner, detect=nothing_found, state_path=tmp_path / "s.json")
     qtbot.addWidget(dialog)
     dialog.show()
-    qtbot.waitUntil(lambda: "No Ollama" in dialog.looking.text())
+    qtbot.waitUntil(lambda: "No Ollama" in dialog.looking.text() and bool(dialog.rows))
     (row,) = dialog.findChildren(DownloadRow)
     qtbot.mouseClick(row.download, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: row.bar.value() == 500, timeout=10000)  # half of it, shown
@@ -162,3 +173,4 @@ def test_a_download_shows_progress_can_be_cancelled_and_resumes(
     assert not dialog.isVisible() and dialog.choice == "download"
     assert (tmp_path / "models" / "Tiny-Q4.gguf").read_bytes() == DATA
     assert [m.id for m in manager.installed()] == ["llamacpp/Tiny-Q4"]
+    wait_for(qtbot, api.aclose())

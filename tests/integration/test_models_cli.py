@@ -60,3 +60,56 @@ def test_test_measures_the_chat_model_and_the_embedder(capsys: pytest.CaptureFix
     assert embed["dimensions"] == 384 and embed["texts_per_s"] > 0
     missing = run_json(capsys, ["models", "test", "llamacpp/nope"], status=1)
     assert missing["error"] in ("bad-request", "not-found")
+
+
+def test_a_client_lists_the_owners_models_not_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The owner (its own home, whose settings name a model server) serves the library;
+    `v2c models list` run as a client with an empty home of its own lists the owner's
+    server model: the models answers will use, not the client's."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import REPO, child_env
+    from v2c_desktop.core.settings import ModelSettings, ServerSetting, Settings, save_settings
+
+    owner_home, client_home = tmp_path / "owner-home", tmp_path / "client-home"
+    monkeypatch.setenv("V2C_HOME", str(owner_home))
+    server = ServerSetting(name="owner-llm", base_url="http://127.0.0.1:9/v1", chat_models=["big"])
+    save_settings(Settings(models=ModelSettings(servers=[server])))
+    library = tmp_path / "lib.duckdb"
+    runtime = tmp_path / "run"
+    runtime.mkdir(mode=0o700)
+    base = {**os.environ, **child_env(), "XDG_RUNTIME_DIR": str(runtime)}
+    owner_env = {**base, "V2C_HOME": str(owner_home)}
+    client_env = {**base, "V2C_HOME": str(client_home)}
+    owner = subprocess.Popen(
+        [sys.executable, "-m", "tests.support.library_session", "owner", "--library", str(library)],
+        cwd=REPO,
+        env=owner_env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert owner.stdout is not None
+        assert json.loads(owner.stdout.readline())["role"] == "owner"
+        v2c = [sys.executable, "-m", "v2c_desktop.cli.main", "--library", str(library)]
+        listed = subprocess.run(
+            [*v2c, "models", "list", "--json"],
+            cwd=REPO,
+            env=client_env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert listed.returncode == 0, listed.stderr
+        rows = {m["id"]: m for m in json.loads(listed.stdout)["models"]}
+        assert rows["openai-compat/owner-llm/big"]["source"] == "server"
+        assert not (client_home / "config").exists()  # the client read no settings of its own
+    finally:
+        if owner.stdin:
+            owner.stdin.close()
+        owner.wait(timeout=30)

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
+
+import pytest
 
 from tests.conftest import REPO
 
@@ -48,3 +52,87 @@ def test_core_cli_and_mcp_import_without_qt() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert int(result.stdout.strip()) > 20  # every module was really imported
+
+
+#: What a face (the app, the CLI, the MCP server) may import of the core: the one door and
+#: the API, the domain types and each feature's wire types, and pure helpers over them
+#: (errors, paths, settings, times, deep links, renderers). Anything else is the core's
+#: insides: services, the store, the search engine, model runtimes, the importers.
+FACE_MAY_IMPORT = (
+    "v2c_desktop.core.api",
+    "v2c_desktop.core.open",
+    "v2c_desktop.core.owner",  # the package face: Session and ConnectedClient, for typing
+    "v2c_desktop.core.domain",
+    "v2c_desktop.core.errors",
+    "v2c_desktop.core.progress",
+    "v2c_desktop.core.paths",
+    "v2c_desktop.core.settings",
+    "v2c_desktop.core.timecode",
+    "v2c_desktop.core.ids",
+    "v2c_desktop.core.file_kinds",
+    "v2c_desktop.core.ask.events",
+    "v2c_desktop.core.search.request",
+    "v2c_desktop.core.render",
+    "v2c_desktop.core.gather",
+)
+FACES = ("cli", "mcp", "ui")
+
+
+def _allowed(module: str) -> bool:
+    for allowed in FACE_MAY_IMPORT:
+        if module == allowed:
+            return True
+        is_package = allowed.rsplit(".", 1)[-1] in ("domain", "render", "gather")
+        if is_package and module.startswith(allowed + "."):
+            return True
+    return False
+
+
+def core_imports_of(path: Path) -> list[tuple[int, str]]:
+    """Every `v2c_desktop.core...` module a file imports (absolute imports: faces use those)."""
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            if node.module.startswith("v2c_desktop.core"):
+                found.append((node.lineno, node.module))
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("v2c_desktop.core"):
+                    found.append((node.lineno, alias.name))
+    return found
+
+
+@pytest.mark.parametrize("face", FACES)
+def test_a_face_reaches_the_core_only_through_its_door(face: str) -> None:
+    package = REPO / "v2c_desktop" / face
+    bad = [
+        f"{path.relative_to(REPO)}:{line}: {module}"
+        for path in sorted(package.rglob("*.py"))
+        for line, module in core_imports_of(path)
+        if not _allowed(module)
+    ]
+    assert not bad, "\n".join(bad)
+
+
+def test_the_allow_list_check_catches_an_import_of_the_insides(tmp_path: Path) -> None:
+    sneaky = tmp_path / "pane.py"
+    sneaky.write_text(
+        "from v2c_desktop.core.store import open_library\n"
+        "import v2c_desktop.core.models.registry\n"
+        "from v2c_desktop.core.domain.videos import Video\n",
+        encoding="utf-8",
+    )
+    modules = [m for _, m in core_imports_of(sneaky)]
+    assert [m for m in modules if not _allowed(m)] == [
+        "v2c_desktop.core.store",
+        "v2c_desktop.core.models.registry",
+    ]
+
+
+def test_no_face_checks_whether_it_holds_the_real_core() -> None:
+    """`isinstance(api, CoreAPI)` was how a face reached past the API into services."""
+    for face in FACES:
+        for path in (REPO / "v2c_desktop" / face).rglob("*.py"):
+            text = path.read_text(encoding="utf-8")
+            assert "isinstance(api, CoreAPI)" not in text, path
+            assert ".services." not in text and "api.services" not in text, path

@@ -14,7 +14,8 @@ from .ask.events import AskEvent, AskRequest
 from .ask.export import chat_markdown
 from .domain.changes import Change
 from .domain.chats import ChatRecord
-from .domain.imports import BatchResult
+from .domain.imports import BatchResult, ItemListing
+from .domain.models import DetectedServerInfo, InstalledModelInfo, ModelList, ModelTest
 from .domain.status import LibraryStatus
 from .domain.videos import Collection, VideoRecord, VideoSummary
 from .progress import ProgressCallback, ignore_progress
@@ -27,10 +28,6 @@ class CoreAPI:
 
     def __init__(self, services: Services) -> None:
         self._s = services
-
-    @property
-    def services(self) -> Services:
-        return self._s
 
     # -- library ------------------------------------------------------------------------------
     async def add(
@@ -48,6 +45,10 @@ class CoreAPI:
             languages=tuple(languages or ()),
             progress=progress,
         )
+
+    async def list_items(self, source: str, limit: int = 50) -> ItemListing:
+        """The videos a playlist, channel, folder or URL list holds, without importing them."""
+        return await self._s.library.list_items(source, limit)
 
     async def list_videos(self, collection: str | None = None) -> list[VideoSummary]:
         return await self._s.library.list_videos(collection)
@@ -115,6 +116,33 @@ class CoreAPI:
     async def capable_chat_model(self) -> bool:
         """Whether answers can be generated (else they are extractive)."""
         return self._s.registry.capable_chat_available()
+
+    # -- models -------------------------------------------------------------------------------
+    async def list_models(self, detect: bool = False) -> ModelList:
+        """The owner's models (the ones answers use) and the chat chain; `detect` looks for
+        Ollama and LM Studio first."""
+        return await self._s.models.list_models(detect=detect)
+
+    async def detect_servers(self) -> list[DetectedServerInfo]:
+        return await self._s.models.detect_servers()
+
+    async def use_server(self, server: DetectedServerInfo, quality: int = 40) -> None:
+        """Answer with a detected server's models from now on (and after a restart)."""
+        await self._s.models.use_server(server, quality)
+
+    async def pull_model(
+        self, model_id: str, progress: ProgressCallback = ignore_progress
+    ) -> InstalledModelInfo:
+        return await self._s.models.pull_model(model_id, progress)
+
+    async def add_model(self, path: str, kind: str = "chat") -> InstalledModelInfo:
+        return await self._s.models.add_model(path, kind)
+
+    async def remove_model(self, model_id: str) -> str:
+        return await self._s.models.remove_model(model_id)
+
+    async def test_model(self, model_id: str | None = None) -> ModelTest:
+        return await self._s.models.test_model(model_id)
 
     # -- changes ------------------------------------------------------------------------------
     async def changes(self) -> AsyncIterator[Change]:

@@ -1,4 +1,4 @@
-"""Which local files are media and which are subtitles, by their extension.
+"""Which local files are media, subtitles or lists of URLs, by their extension.
 
 One list for the importer (what a folder scan picks up), the links (a subtitle file is no
 place to send a reader) and the faces (file dialogs, what the player can open).
@@ -30,6 +30,9 @@ MEDIA_EXTENSIONS = {
     ".opus",
     ".wma",
 }
+
+#: Text files read as one URL per line (`#` comments allowed).
+URL_LIST_EXTENSIONS = {".txt", ".urls", ".list"}
 
 
 def is_media(path: str | PurePath) -> bool:

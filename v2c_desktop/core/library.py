@@ -12,11 +12,12 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from .domain.imports import BatchResult, ImportOutcome, outcome_line
+from .domain.imports import BatchResult, ImportOutcome, ItemListing, outcome_line
 from .domain.videos import Collection, VideoRecord, VideoSummary
 from .errors import V2CError
 from .ids import youtube_id_from_url
 from .importers.inputs import PlannedItem, plan_inputs
+from .importers.listing import list_items
 from .importers.local import LocalItem, chosen_subtitle, read_local
 from .importers.web_access import WebAccess
 from .progress import Progress, ProgressCallback, ignore_progress
@@ -228,6 +229,10 @@ class Library:
     async def delete_collection(self, ref: str) -> None:
         collection = await self.get_collection(ref)
         await self.run_store(self.store.delete_collection, collection.id)
+
+    async def list_items(self, text: str, limit: int = 50) -> ItemListing:
+        """What `text` holds (a playlist, channel, folder, URL list), without importing."""
+        return await list_items(text, self.web, limit)
 
     async def index_manifests(self) -> dict[str, Manifest]:
         return await self.run_store(self.store.index_manifests)

@@ -15,6 +15,7 @@ from .importers.web_access import WebAccess
 from .library import Library
 from .models.installed.manager import ModelManager
 from .models.registry import ModelRegistry
+from .models.service import ModelService
 from .models.types import EmbeddingModel
 from .paths import library_path
 from .search.engine import SearchEngine
@@ -31,6 +32,7 @@ class Services:
     embedder: EmbeddingModel | None
     registry: ModelRegistry
     asker: AskService
+    models: ModelService
 
     @classmethod
     def open(
@@ -61,7 +63,8 @@ class Services:
         except BaseException:
             store.close()
             raise
-        return cls(store, lib, engine, settings, embedder, registry, asker)
+        models = ModelService(registry, settings)
+        return cls(store, lib, engine, settings, embedder, registry, asker, models)
 
     async def aclose(self) -> None:
         try:

@@ -1,9 +1,10 @@
 """Starting the desktop app: Qt + qasync, the library session, the window, a clean shutdown.
 
-`open_core` is the one place that opens a library. It opens an owner session: the first
-process on a library becomes its owner and serves `CoreAPI` to the others (agents' `v2c
-mcp`, `v2c` commands), so agents attached while the app runs see its imports at once; when
-another process already owns the library, the app becomes its client.
+`open_core` is the one place that opens a library (through `core.open.open_api`). It opens
+an owner session: the first process on a library becomes its owner and serves `CoreAPI` to
+the others (agents' `v2c mcp`, `v2c` commands), so agents attached while the app runs see
+its imports at once; when another process already owns the library, the app becomes its
+client.
 
 `--ready-file PATH` writes the wall-clock time to PATH once the window shows the library
 (benchmarks wait for it); `--self-test` opens the window offscreen on a temporary library
@@ -69,30 +70,12 @@ async def open_core(
 ) -> Session[CoreAPI]:
     """Open the library at `path` as its owner (or a client of its owner): the session whose
     `api` every pane uses."""
-    from v2c_desktop.core.api import CoreAPI
-    from v2c_desktop.core.importers.web.settings import WebSettings
-    from v2c_desktop.core.importers.web_access import WebAccess
-    from v2c_desktop.core.owner import open_session
-    from v2c_desktop.core.services import Services
+    from v2c_desktop.core.open import open_api
 
-    settings = settings or load_settings()
-    imports = settings.imports
-
-    async def make_target() -> CoreAPI:
-        web = WebAccess.default(
-            WebSettings(
-                cookies_from_browser=imports.cookies_from_browser,
-                proxy=imports.proxy,
-                languages=tuple(imports.languages),
-            )
-        )
-        services = await asyncio.to_thread(Services.open, path, settings=settings, web=web)
-        return CoreAPI(services)
-
-    return await open_session(
+    return await open_api(
         path,
-        make_target=make_target,
         client_name=CLIENT_NAME,
+        settings=settings or load_settings(),
         on_clients_changed=on_clients_changed,
     )
 

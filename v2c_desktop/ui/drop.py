@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QMimeData
 
-from v2c_desktop.core.importers.inputs import is_web_url
+from v2c_desktop.core.ids import is_web
 
 
 def dropped_sources(mime: QMimeData) -> list[str]:
@@ -14,11 +14,11 @@ def dropped_sources(mime: QMimeData) -> list[str]:
         for url in mime.urls():
             if url.isLocalFile():
                 sources.append(url.toLocalFile())
-            elif is_web_url(url.toString()):
+            elif is_web(url.toString()):
                 sources.append(url.toString())
     elif mime.hasText():
         for line in mime.text().splitlines():
             line = line.strip()
-            if is_web_url(line):
+            if is_web(line):
                 sources.append(line)
     return list(dict.fromkeys(sources))

@@ -24,7 +24,7 @@ from .dialogs import show_error
 from .drop import dropped_sources
 from .navigation import Navigation
 from .owner_state import OwnerState
-from .panes.chat.models import ChatModelSource, model_source_for
+from .panes.chat.models import ChatModelSource
 from .panes.chat.pane import ChatPane
 from .panes.library.pane import LibraryPane
 from .panes.search.pane import SearchPane
@@ -66,7 +66,7 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self.api, self.runner, self.settings = api, runner, settings
         self.owner = owner or OwnerState(self)
-        self.models = models or model_source_for(api, settings)
+        self.models = models or ChatModelSource(api)
         self.library_path: Path | None = None
         self._waiting = {"videos", "status"}  # what `ready` waits for
         self.library = LibraryPane(api, runner)
@@ -149,9 +149,8 @@ class MainWindow(QMainWindow):
         """Offer a chat model when none can write answers (once; see `first_run`)."""
         offer_first_run(
             self,
-            self.api.capable_chat_model,
+            self.api,
             self.runner,
-            self.settings,
             lambda: self.chat_pane.refresh_models(detect=False),
             **options,  # type: ignore[arg-type]
         )
@@ -159,10 +158,7 @@ class MainWindow(QMainWindow):
     def open_model_setup(self) -> None:
         """The chat model set-up, on request (the menu, an extractive answer's link)."""
         open_model_setup(
-            self,
-            self.runner,
-            self.settings,
-            lambda: self.chat_pane.refresh_models(detect=False),
+            self, self.api, self.runner, lambda: self.chat_pane.refresh_models(detect=False)
         )
 
     def _library_changed_elsewhere(self, subjects: frozenset[str]) -> None:

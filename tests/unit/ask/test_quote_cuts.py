@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from v2c_desktop.core.ask.matching import quote_cuts, with_ellipses
+from v2c_desktop.core.ask.events import with_ellipses
+from v2c_desktop.core.ask.matching import quote_cuts
 
 TEXT = "Miners listen for transactions. They build blocks, then broadcast them! Done?"
 

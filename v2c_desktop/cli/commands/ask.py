@@ -10,7 +10,7 @@ from typing import Any
 
 from v2c_desktop.core.ask.events import AskDelta, AskDone, AskError, AskMeta, AskRequest
 from v2c_desktop.core.errors import V2CError
-from v2c_desktop.core.importers.inputs import is_web_url
+from v2c_desktop.core.ids import is_web
 from v2c_desktop.core.timecode import clock
 
 from ..context import open_context
@@ -83,7 +83,7 @@ def extractive_note(meta: AskMeta) -> list[str]:
 
 
 async def run_ask(args: argparse.Namespace) -> int:
-    urls = [u if is_web_url(u) else str(Path(u).expanduser().resolve()) for u in args.urls]
+    urls = [u if is_web(u) else str(Path(u).expanduser().resolve()) for u in args.urls]
     request = AskRequest(
         question=args.question,
         video_ids=tuple(args.video),
@@ -147,13 +147,11 @@ async def run_chats_list(args: argparse.Namespace) -> int:
 
 async def run_chats_show(args: argparse.Namespace) -> int:
     async with open_context(args) as api:
-        chat = await api.get_chat(args.chat)
-    if args.json:
-        emit_json(asdict(chat))
-        return 0
-    from v2c_desktop.core.ask.export import chat_markdown
-
-    sys.stdout.write(chat_markdown(chat))
+        if args.json:
+            emit_json(asdict(await api.get_chat(args.chat)))
+            return 0
+        text = await api.export_chat(args.chat)
+    sys.stdout.write(text)
     return 0
 
 

@@ -13,18 +13,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from ..wire import wire
+from .events import Citation
 from .markers import CitationFilter, check_text, cited_numbers, leading_markers, strip_citations
-from .matching import (
-    best_match,
-    normalise_space,
-    quote_cuts,
-    quote_window,
-    terms,
-    with_ellipses,
-)
+from .matching import best_match, normalise_space, quote_cuts, quote_window, terms
 from .sources import Source, source_text
 
 __all__ = [
@@ -41,38 +33,6 @@ __all__ = [
 # A sentence ends at . ! ? (with closing quotes) before a space, a marker or the end, at a
 # CJK full stop, or at a line break. "12.5" and "e.g.," do not end one.
 _SENTENCE_END = re.compile(r"[.!?]+[\"'”’)]*(?=[\s\[［【]|$)|[。！？]+[」』”’）]*|\n+")
-
-
-@wire
-@dataclass(frozen=True, slots=True)
-class Citation:
-    """A cited source narrowed to its supporting moment.
-
-    `url` opens the video at `start` (built with `Source.url_at`). `quote` is at most ~160
-    characters of the narrowed caption text, cut at word boundaries and never paraphrased;
-    `verified` says it is found verbatim (whitespace aside) in the source's raw text.
-    `match_score` is the word overlap that chose the segment: 0 means nothing matched and
-    the citation points at the source's first segment. `cut_start` / `cut_end` say the
-    quote begins or ends inside a sentence; `shown_quote` marks those cuts with `…`.
-    """
-
-    n: int
-    video_id: str
-    title: str
-    url: str
-    start: float
-    end: float
-    quote: str
-    verified: bool
-    match_score: float = 0.0
-    channel: str = ""
-    cut_start: bool = False
-    cut_end: bool = False
-
-    @property
-    def shown_quote(self) -> str:
-        """The quote as a reader should see it, with `…` where a sentence was cut."""
-        return with_ellipses(self.quote, self.cut_start, self.cut_end)
 
 
 def sentences_with_citations(text: str) -> list[tuple[str, list[int]]]:

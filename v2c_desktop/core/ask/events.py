@@ -12,7 +12,47 @@ from typing import Any
 
 from ..errors import ErrorCode
 from ..wire import wire
-from .citations import Citation
+
+ELLIPSIS = "…"
+
+
+def with_ellipses(quote: str, cut_start: bool, cut_end: bool) -> str:
+    """The quote as a reader sees it: `…` where it was cut inside a sentence."""
+    if not quote:
+        return quote
+    return f"{ELLIPSIS if cut_start else ''}{quote}{ELLIPSIS if cut_end else ''}"
+
+
+@wire
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """A cited source narrowed to its supporting moment.
+
+    `url` opens the video at `start` (built with `Source.url_at`). `quote` is at most ~160
+    characters of the narrowed caption text, cut at word boundaries and never paraphrased;
+    `verified` says it is found verbatim (whitespace aside) in the source's raw text.
+    `match_score` is the word overlap that chose the segment: 0 means nothing matched and
+    the citation points at the source's first segment. `cut_start` / `cut_end` say the
+    quote begins or ends inside a sentence; `shown_quote` marks those cuts with `…`.
+    """
+
+    n: int
+    video_id: str
+    title: str
+    url: str
+    start: float
+    end: float
+    quote: str
+    verified: bool
+    match_score: float = 0.0
+    channel: str = ""
+    cut_start: bool = False
+    cut_end: bool = False
+
+    @property
+    def shown_quote(self) -> str:
+        """The quote as a reader should see it, with `…` where a sentence was cut."""
+        return with_ellipses(self.quote, self.cut_start, self.cut_end)
 
 
 @wire

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from ..domain.videos import Segment
 from ..timecode import clock
 from .citations import Citation, make_citation
+from .events import with_ellipses
 from .markers import strip_citations
 from .matching import (
     Match,
@@ -28,7 +29,6 @@ from .matching import (
     quote_window,
     segment_matches,
     terms,
-    with_ellipses,
 )
 from .sources import Source, source_text
 

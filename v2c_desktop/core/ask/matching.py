@@ -20,7 +20,6 @@ from ..domain.videos import Segment
 from ..search.text_tokens import match_spans, tokenize
 
 QUOTE_CHARS = 160
-ELLIPSIS = "…"
 _WORD = re.compile(r"\S+")
 _WHITESPACE = re.compile(r"\s+")
 #: The end of a sentence: a stop, maybe followed by closing quotes or brackets.
@@ -151,10 +150,3 @@ def quote_cuts(quote: str, text: str) -> tuple[bool, bool]:
     else:
         starts = not quote[:1].islower()
     return not starts, not _STOP_AT_END.search(quote)
-
-
-def with_ellipses(quote: str, cut_start: bool, cut_end: bool) -> str:
-    """The quote as a reader sees it: `…` where it was cut inside a sentence."""
-    if not quote:
-        return quote
-    return f"{ELLIPSIS if cut_start else ''}{quote}{ELLIPSIS if cut_end else ''}"

@@ -85,3 +85,32 @@ class BatchResult:
             "items": [o.to_dict(face) for o in self.outcomes],
             "collection": self.collection.id if self.collection else None,
         }
+
+
+@wire
+@dataclass(frozen=True)
+class ListedItem:
+    """One video an input holds, listed without importing it, with the id an import would
+    give it (None where only the import can tell, e.g. a page yt-dlp must read first)."""
+
+    kind: Literal["video", "local"]
+    id: str | None
+    platform: str
+    native_id: str | None = None
+    url: str | None = None
+    path: str | None = None
+    title: str | None = None
+
+
+@wire
+@dataclass(frozen=True)
+class ItemListing:
+    """What one input (playlist, channel, folder, URL list) holds: the first `limit`."""
+
+    input: str
+    items: list[ListedItem] = field(default_factory=list)
+    total: int = 0
+
+    @property
+    def truncated(self) -> bool:
+        return self.total > len(self.items)

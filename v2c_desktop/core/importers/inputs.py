@@ -12,11 +12,10 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from ..errors import V2CError, unsupported_input
-from ..file_kinds import MEDIA_EXTENSIONS, SUBTITLE_EXTENSIONS
+from ..file_kinds import MEDIA_EXTENSIONS, SUBTITLE_EXTENSIONS, URL_LIST_EXTENSIONS
+from ..ids import is_web
 from .local import LocalItem, item_for_file, scan_folder
 from .web.expand import read_url_list
-
-URL_LIST_EXTENSIONS = {".txt", ".urls", ".list"}
 
 ExpandWeb = Callable[[str], Awaitable[list[str]]]
 
@@ -46,8 +45,7 @@ class PlanFailure:
 
 
 def is_web_url(text: str) -> bool:
-    parsed = urlparse(text.strip())
-    return parsed.scheme in ("http", "https") and bool(parsed.netloc)
+    return is_web(text.strip())
 
 
 def _as_path(text: str) -> Path | None:

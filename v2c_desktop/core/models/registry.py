@@ -196,6 +196,15 @@ class ModelRegistry:
         self._embedders[wanted] = model
         return model
 
+    async def forget(self, model_id: str) -> None:
+        """Drop a model that was removed (closing it if it was loaded)."""
+        chat = self._chat.pop(model_id, None)
+        if chat is not None:
+            await chat.aclose()
+        embedder = self._embedders.pop(model_id, None)
+        if embedder is not None:
+            await embedder.aclose()
+
     async def aclose(self) -> None:
         for chat in self._chat.values():
             await chat.aclose()

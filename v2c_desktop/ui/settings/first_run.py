@@ -11,22 +11,21 @@ import contextlib
 import functools
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import httpx
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QDialog, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from v2c_desktop.core.models.installed.manager import ModelManager
-from v2c_desktop.core.models.openai_compat import DetectedServer, detect_local_servers
-from v2c_desktop.core.models.registry import DETECTED_QUALITY
-from v2c_desktop.core.settings import ServerSetting, Settings, save_settings
+from v2c_desktop.core.domain.models import DetectedServerInfo, ModelList
 
 from ..bridge import JobRunner
-from ..dialogs import show_error
 from ..ui_state import load_ui_state, save_ui_state
 from .first_run_rows import DownloadRow, server_button
 
-Detect = Callable[[], Awaitable[list[DetectedServer]]]
+if TYPE_CHECKING:
+    from v2c_desktop.core.api import CoreAPI
+
+Detect = Callable[[], Awaitable[list[DetectedServerInfo]]]
 INTRO = (
     "v2c can answer questions about your videos with a language model that runs on this "
     "computer. None is set up yet. Pick one now, or keep going with extractive answers "
@@ -34,20 +33,13 @@ INTRO = (
 )
 
 
-async def detect_servers() -> list[DetectedServer]:
-    async with httpx.AsyncClient() as http:
-        return await detect_local_servers(http)
-
-
 def offer_first_run(
     parent: QWidget,
-    capable: Callable[[], Awaitable[bool]],
+    api: CoreAPI,
     runner: JobRunner,
-    settings: Settings,
     on_models_changed: Callable[[], None],
     *,
-    manager: ModelManager | None = None,
-    detect: Detect = detect_servers,
+    detect: Detect | None = None,
     state_path: Path | None = None,
 ) -> None:
     """Open the dialog (non-modal) when no capable chat model exists and it was never
@@ -58,37 +50,25 @@ def offer_first_run(
     def checked(available: bool) -> None:
         if not available:
             open_model_setup(
-                parent,
-                runner,
-                settings,
-                on_models_changed,
-                manager=manager,
-                detect=detect,
-                state_path=state_path,
+                parent, api, runner, on_models_changed, detect=detect, state_path=state_path
             )
 
-    runner.start(lambda _p: capable(), label="check chat models", on_finished=checked)
+    runner.start(
+        lambda _p: api.capable_chat_model(), label="check chat models", on_finished=checked
+    )
 
 
 def open_model_setup(
     parent: QWidget,
+    api: CoreAPI,
     runner: JobRunner,
-    settings: Settings,
     on_models_changed: Callable[[], None],
     *,
-    manager: ModelManager | None = None,
-    detect: Detect = detect_servers,
+    detect: Detect | None = None,
     state_path: Path | None = None,
 ) -> FirstRunDialog:
     """Open the chat model set-up now, whatever was answered before (the user asked)."""
-    dialog = FirstRunDialog(
-        runner,
-        settings,
-        manager or ModelManager.default(),
-        detect,
-        state_path=state_path,
-        parent=parent,
-    )
+    dialog = FirstRunDialog(api, runner, detect=detect, state_path=state_path, parent=parent)
     dialog.models_changed.connect(on_models_changed)
     # show(), not open(): open() is window-modal and would lock the window for the
     # whole of a multi-gigabyte download; exec() would block the event loop
@@ -99,27 +79,27 @@ def open_model_setup(
 class FirstRunDialog(QDialog):
     """Signals:
     models_changed(): a model was installed or a server configured (re-list the models).
+    rows_listed(count): the recommended models to download are shown.
     """
 
     models_changed = Signal()
+    rows_listed = Signal(int)
 
     def __init__(
         self,
+        api: CoreAPI,
         runner: JobRunner,
-        settings: Settings,
-        manager: ModelManager,
-        detect: Detect,
         *,
+        detect: Detect | None = None,
         state_path: Path | None = None,
-        settings_path: Path | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("firstRunDialog")
         self.setWindowTitle("Set up answers")
         self.setModal(False)
-        self._runner, self._settings = runner, settings
-        self._state_path, self._settings_path = state_path, settings_path
+        self._api, self._runner = api, runner
+        self._state_path = state_path
         self.choice = ""
         intro = QLabel(INTRO)
         intro.setWordWrap(True)
@@ -127,12 +107,11 @@ class FirstRunDialog(QDialog):
         layout.addWidget(intro)
         layout.addWidget(QLabel("<b>Download a recommended model</b>"))
         self.rows: list[DownloadRow] = []
-        for entry in manager.catalog:
-            if entry.kind == "chat" and entry.recommended and entry.capable:
-                row = DownloadRow(entry, manager, runner)
-                row.installed.connect(self._installed)
-                layout.addWidget(row)
-                self.rows.append(row)
+        self._rows = QVBoxLayout()
+        layout.addLayout(self._rows)
+        self.list_job = runner.start(
+            lambda _p: api.list_models(), label="list models", on_finished=self._listed
+        )
         layout.addWidget(QLabel("<b>Or use a model server on this computer</b>"))
         self.servers = QVBoxLayout()
         self.looking = QLabel("Looking for Ollama and LM Studio…")
@@ -145,12 +124,23 @@ class FirstRunDialog(QDialog):
         self.extractive.clicked.connect(lambda: self.choose("extractive"))
         layout.addWidget(self.extractive, 0, Qt.AlignmentFlag.AlignRight)
         self.resize(640, 560)
+        look = detect or api.detect_servers
         self.detect_job = runner.start(
-            lambda _p: detect(), label="look for local model servers", on_finished=self._found
+            lambda _p: look(), label="look for local model servers", on_finished=self._found
         )
 
     # -- choices -----------------------------------------------------------------------------
-    def _found(self, servers: list[DetectedServer]) -> None:
+    def _listed(self, models: ModelList) -> None:
+        """A row per recommended chat model the owner does not have yet."""
+        for entry in models.of_kind("chat"):
+            if entry.recommended and entry.capable and entry.source == "catalog":
+                row = DownloadRow(entry, self._api, self._runner)
+                row.installed.connect(self._installed)
+                self._rows.addWidget(row)
+                self.rows.append(row)
+        self.rows_listed.emit(len(self.rows))
+
+    def _found(self, servers: list[DetectedServerInfo]) -> None:
         if not servers:
             self.looking.setText("No Ollama or LM Studio is running on this computer.")
             return
@@ -167,25 +157,19 @@ class FirstRunDialog(QDialog):
                 note.setWordWrap(True)
                 self.servers.addWidget(note)
 
-    def use_server(self, server: DetectedServer) -> None:
-        """Configure the server in the settings (live in this process, and saved)."""
-        servers = self._settings.models.servers
-        if not any(s.base_url == server.base_url for s in servers):
-            servers.append(
-                ServerSetting(
-                    name=server.name,
-                    base_url=server.base_url,
-                    chat_models=list(server.models),
-                    quality=DETECTED_QUALITY,
-                    local=True,
-                )
-            )
-        try:
-            save_settings(self._settings, self._settings_path)
-        except OSError as exc:
-            show_error(self, "Settings not saved", str(exc), "check the settings folder")
-        self.models_changed.emit()
-        self.choose("server")
+    def use_server(self, server: DetectedServerInfo) -> None:
+        """Answer with that server's models: configured in the owner (live, and saved)."""
+
+        def configured(_result: object) -> None:
+            self.models_changed.emit()
+            self.choose("server")
+
+        self._runner.start(
+            lambda _p: self._api.use_server(server),
+            label=f"Use {server.name}",
+            interactive=True,
+            on_finished=configured,
+        )
 
     def _installed(self, _model_id: str) -> None:
         self.models_changed.emit()

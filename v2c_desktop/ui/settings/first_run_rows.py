@@ -3,8 +3,8 @@ cancel, and one detected local model server to use."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -16,12 +16,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from v2c_desktop.core.domain.models import InstalledModelInfo, ModelRow
 from v2c_desktop.core.errors import V2CError
-from v2c_desktop.core.models.installed.catalog import CatalogEntry
-from v2c_desktop.core.models.installed.manager import InstalledModel, ModelManager
 
 from ..bridge import UNKNOWN_TOTAL, JobRunner
 from ..rich_text import escape
+
+if TYPE_CHECKING:
+    from v2c_desktop.core.api import CoreAPI
 
 
 def size_text(size: int) -> str:
@@ -41,20 +43,19 @@ class DownloadRow(QFrame):
 
     def __init__(
         self,
-        entry: CatalogEntry,
-        manager: ModelManager,
+        entry: ModelRow,
+        api: CoreAPI,
         runner: JobRunner,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
-        self.entry, self._manager, self._runner = entry, manager, runner
+        self.entry, self._api, self._runner = entry, api, runner
         self.setObjectName("downloadRow")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.job = ""
-        self._cancel: asyncio.Event | None = None
         title = QLabel(
-            f"<b>{escape(entry.label)}</b> · {size_text(entry.size_bytes)}"
-            f" · licence: {escape(entry.licence)}"
+            f"<b>{escape(entry.label)}</b> · {size_text(entry.size_bytes or 0)}"
+            f" · licence: {escape(entry.licence or 'unknown')}"
         )
         title.setTextFormat(Qt.TextFormat.RichText)
         title.setWordWrap(True)
@@ -83,16 +84,16 @@ class DownloadRow(QFrame):
         runner.progress.connect(self._on_progress)
 
     def start(self) -> str:
+        """Download through the library's owner (its models are the ones answers use)."""
         if self.job:
             return self.job
-        cancel = self._cancel = asyncio.Event()
         self.download.setEnabled(False)
         self.cancel.show()
         self.bar.show()
         self.bar.setRange(0, 0)
         self._say("")
         self.job = self._runner.start(
-            lambda progress: self._manager.pull(self.entry.id, progress, cancel),
+            lambda progress: self._api.pull_model(self.entry.id, progress),
             label=f"Download {self.entry.label}",
             visible=True,
             on_finished=self._done,
@@ -102,8 +103,9 @@ class DownloadRow(QFrame):
         return self.job
 
     def stop(self) -> None:
-        if self._cancel is not None:
-            self._cancel.set()
+        """Cancel the download; the part already fetched stays for a resume."""
+        if self.job:
+            self._runner.cancel(self.job)
 
     def _on_progress(self, job: str, _stage: str, done: int, total: int, _message: str) -> None:
         if job != self.job:
@@ -117,11 +119,10 @@ class DownloadRow(QFrame):
 
     def _finish(self, text: str) -> None:
         self.job = ""
-        self._cancel = None
         self.cancel.hide()
         self._say(text)
 
-    def _done(self, model: InstalledModel) -> None:
+    def _done(self, model: InstalledModelInfo) -> None:
         self.bar.setRange(0, 1)
         self.bar.setValue(1)
         self._finish(f"Installed: {model.path}")

@@ -1,22 +1,22 @@
-"""Which model answers: the registry's chat models (installed llama.cpp files, configured
+"""Which model answers: the owner's chat models (installed llama.cpp files, configured
 servers, detected Ollama / LM Studio), automatic, or extractive quotes.
 
-In the library's owner the registry is the one the answers run on, so detecting local
-servers there also lets `ask` use them. A client of another owner lists the models with a
-registry of its own (same settings and models folder); the owner resolves the id it sends.
+The list comes from the library's owner (`CoreAPI.list_models`), whose registry the
+answers run on, so what the picker offers is what `ask` can use, in this process or not.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 
-from v2c_desktop.core.models.installed.manager import ModelManager
-from v2c_desktop.core.models.registry import ModelRegistry
-from v2c_desktop.core.models.types import ChatModel
-from v2c_desktop.core.settings import Settings
+from v2c_desktop.core.domain.models import ModelList, ModelRow
+
+if TYPE_CHECKING:
+    from v2c_desktop.core.api import CoreAPI
 
 AUTOMATIC = ""
 EXTRACTIVE = "extractive"
@@ -39,46 +39,37 @@ class ModelChoices:
     automatic: str
 
 
-def option_for(model: ChatModel) -> ModelOption:
-    info = model.info
-    label = info.label or info.id
-    if not info.capable:
+def option_for(row: ModelRow) -> ModelOption:
+    label = row.label or row.id
+    if not row.capable:
         label += " (test model: poor answers)"
-    return ModelOption(info.id, label, info.capable, info.local)
+    return ModelOption(row.id, label, row.capable, row.local)
+
+
+def choices_of(models: ModelList) -> ModelChoices:
+    """The installed chat models, and the first capable one of the chain as "automatic"."""
+    rows = [r for r in models.of_kind("chat") if r.installed]
+    by_id = {r.id: r for r in rows}
+    capable = [by_id[i] for i in models.chat_chain if i in by_id and by_id[i].capable]
+    automatic = option_for(capable[0]).label if capable else ""
+    return ModelChoices([option_for(r) for r in rows], automatic)
 
 
 class ChatModelSource:
-    """Lists chat models from a registry; `own` registries are closed with the window."""
+    """Lists chat models through the library's API (the owner's registry)."""
 
-    def __init__(self, registry: ModelRegistry, own: bool = False) -> None:
-        self.registry = registry
-        self.own = own
-
-    def choices(self) -> ModelChoices:
-        options = [option_for(m) for m in self.registry.chat_models()]
-        capable = [m for m in self.registry.chain() if m.info.capable]
-        automatic = option_for(capable[0]).label if capable else ""
-        return ModelChoices(options, automatic)
+    def __init__(self, api: CoreAPI) -> None:
+        self.api = api
 
     async def list(self) -> ModelChoices:
-        return self.choices()
+        return choices_of(await self.api.list_models())
 
     async def detect(self) -> ModelChoices:
-        """Look for Ollama and LM Studio (at most about a second), then list again."""
-        await self.registry.detect()
-        return self.choices()
+        """Look for Ollama and LM Studio (at most a few seconds), then list again."""
+        return choices_of(await self.api.list_models(detect=True))
 
     async def aclose(self) -> None:
-        if self.own:
-            await self.registry.aclose()
-
-
-def model_source_for(api: object, settings: Settings) -> ChatModelSource:
-    from v2c_desktop.core.api import CoreAPI
-
-    if isinstance(api, CoreAPI):  # this process owns the library: its own registry
-        return ChatModelSource(api.services.registry)
-    return ChatModelSource(ModelRegistry(settings.models, ModelManager.default()), own=True)
+        """Nothing to close: the models belong to the library's owner."""
 
 
 class ModelPicker(QWidget):

@@ -13,9 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from v2c_desktop.core.ask.citations import Citation
-from v2c_desktop.core.ask.events import SourceInfo
-from v2c_desktop.core.ask.matching import with_ellipses
+from v2c_desktop.core.ask.events import Citation, SourceInfo, with_ellipses
 from v2c_desktop.core.timecode import clock
 
 from ...links import seek_href

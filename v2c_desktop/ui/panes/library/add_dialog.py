@@ -20,8 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from v2c_desktop.core.file_kinds import MEDIA_EXTENSIONS, SUBTITLE_EXTENSIONS
-from v2c_desktop.core.importers.inputs import URL_LIST_EXTENSIONS
+from v2c_desktop.core.file_kinds import MEDIA_EXTENSIONS, SUBTITLE_EXTENSIONS, URL_LIST_EXTENSIONS
 
 NO_COLLECTION = "(no collection)"
 

@@ -1,0 +1,229 @@
+"""The model service: list, pull, add, remove and test models, on the owner's registry.
+
+One place builds the model rows every face shows, from the registry the owner's answers run
+on, so a model pulled through `v2c models pull` while the app runs is at once one the app's
+chat can use, and `v2c models list` run as a client lists the owner's models.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from pathlib import Path
+
+from ..domain.models import DetectedServerInfo, InstalledModelInfo, ModelList, ModelRow, ModelTest
+from ..errors import V2CError, bad_request
+from ..progress import ProgressCallback, ignore_progress
+from ..settings import ServerSetting, Settings, save_settings
+from .installed.manager import InstalledModel
+from .registry import DEFAULT_EMBEDDER, ModelRegistry
+from .types import ChatDelta, ChatDone, ChatMessage, ChatModel, ChatOptions
+
+#: How long looking for Ollama / LM Studio may take before it counts as "nothing found".
+DETECT_TIMEOUT = 3.0
+PROBE = [ChatMessage("user", "Name three primary colours in one short sentence.")]
+EMBED_PROBE = [
+    "Gradient descent adjusts the weights of a neural network step by step.",
+    "Bitcoin miners compete to find a proof of work for the next block.",
+] * 16
+
+
+class ModelService:
+    """Every model operation a face offers, over one registry (the owner's); `settings` are
+    the owner's whole settings, saved when a server is added."""
+
+    def __init__(self, registry: ModelRegistry, settings: Settings) -> None:
+        self.registry = registry
+        self.settings = settings
+
+    async def list_models(self, *, detect: bool = False) -> ModelList:
+        """Catalog, local files, servers (and, with `detect`, Ollama / LM Studio now)."""
+        if detect:
+            await self.detect_servers()
+        settings = self.registry.settings
+        return ModelList(
+            models=self._rows(),
+            chat_chain=[m.info.id for m in self.registry.chain()],
+            policy=settings.policy,
+            embedding_model=settings.embed_model or DEFAULT_EMBEDDER,
+        )
+
+    async def detect_servers(self) -> list[DetectedServerInfo]:
+        """Look for Ollama and LM Studio on this machine (a slow probe finds nothing)."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.registry.detect(), DETECT_TIMEOUT)
+        found = self.registry.detected
+        return [DetectedServerInfo(s.name, s.base_url, tuple(s.models)) for s in found]
+
+    async def use_server(self, server: DetectedServerInfo, quality: int) -> None:
+        """Add a detected server to the settings (live, and saved for the next start)."""
+        servers = self.registry.settings.servers
+        if not any(s.base_url == server.base_url for s in servers):
+            servers.append(
+                ServerSetting(
+                    name=server.name,
+                    base_url=server.base_url,
+                    chat_models=list(server.models),
+                    quality=quality,
+                    local=True,
+                )
+            )
+        await asyncio.to_thread(save_settings, self.settings)
+
+    async def pull_model(
+        self, model_id: str, progress: ProgressCallback = ignore_progress
+    ) -> InstalledModelInfo:
+        """Download a catalog model (resumed if a part is there); cancel stops it."""
+        return _info(await self.registry.manager.pull(model_id, progress=progress))
+
+    async def add_model(self, path: str, kind: str = "chat") -> InstalledModelInfo:
+        if kind not in ("chat", "embed"):
+            raise bad_request(f"unknown model kind {kind!r}", "use chat or embed")
+        manager = self.registry.manager
+        model = await asyncio.to_thread(
+            manager.add_local, Path(path).expanduser(), kind="embed" if kind == "embed" else "chat"
+        )
+        return _info(model)
+
+    async def remove_model(self, model_id: str) -> str:
+        await asyncio.to_thread(self.registry.manager.remove, model_id)
+        await self.registry.forget(model_id)
+        return model_id
+
+    async def test_model(self, model_id: str | None = None) -> ModelTest:
+        """Load a model and measure it: prompt and generation speed, or texts per second."""
+        chats = {m.info.id: m for m in self.registry.chat_models()}
+        if model_id is None:
+            chain = self.registry.chain()
+            if not chain:
+                raise V2CError(
+                    "not-found",
+                    "no chat model is installed",
+                    "pull one with `v2c models pull ID` (see `v2c models list`)",
+                )
+            model_id = chain[0].info.id
+        if model_id in chats:
+            return await _measure_chat(chats[model_id])
+        try:
+            embedder = self.registry.embedder(model_id)
+        except V2CError:
+            raise bad_request(
+                f"no model {model_id!r} is installed", "see `v2c models list`"
+            ) from None
+        started = time.perf_counter()
+        await embedder.embed(EMBED_PROBE[:1])
+        load = time.perf_counter() - started
+        started = time.perf_counter()
+        vectors = await embedder.embed(EMBED_PROBE)
+        elapsed = time.perf_counter() - started
+        return ModelTest(
+            model=model_id,
+            kind="embed",
+            load_s=round(load, 3),
+            dimensions=int(vectors.shape[1]),
+            texts=len(EMBED_PROBE),
+            texts_per_s=round(len(EMBED_PROBE) / elapsed, 1),
+        )
+
+    def _rows(self) -> list[ModelRow]:
+        rows: list[ModelRow] = []
+        for state in self.registry.manager.list():
+            entry = state.entry
+            rows.append(
+                ModelRow(
+                    id=state.id,
+                    kind="embed" if state.kind == "embed" else "chat",
+                    runtime=state.runtime,
+                    label=state.label,
+                    source="catalog" if entry is not None else "local-file",
+                    installed=state.installed,
+                    capable=entry.capable if entry else True,
+                    context_window=entry.context_window if entry else None,
+                    dimensions=entry.dimensions if entry else None,
+                    size_bytes=entry.size_bytes if entry else None,
+                    licence=entry.licence if entry else None,
+                    recommended=bool(entry and entry.recommended),
+                    note=entry.note if entry else "",
+                    install="" if state.installed else state.how_to_install,
+                )
+            )
+        settings = self.registry.settings
+        configured = {s.name: s for s in settings.servers}
+        for model in self.registry.chat_models():
+            info = model.info
+            if info.runtime != "openai-compat":
+                continue
+            server_name = info.id.split("/")[1] if info.id.count("/") >= 2 else ""
+            setting = configured.get(server_name)
+            rows.append(
+                ModelRow(
+                    id=info.id,
+                    kind="chat",
+                    runtime=info.runtime,
+                    label=info.label,
+                    source="server" if setting is not None else "detected",
+                    installed=True,
+                    local=info.local,
+                    capable=info.capable,
+                    context_window=info.context_window,
+                    api_key_env=setting.api_key_env if setting is not None else None,
+                )
+            )
+        for setting in settings.servers:
+            for name in setting.embed_models:
+                rows.append(
+                    ModelRow(
+                        id=f"openai-compat/{setting.name}/{name}",
+                        kind="embed",
+                        runtime="openai-compat",
+                        label=f"{name} ({setting.name})",
+                        source="server",
+                        installed=True,
+                        local=setting.local,
+                        api_key_env=setting.api_key_env,
+                    )
+                )
+        return rows
+
+
+async def _measure_chat(model: ChatModel) -> ModelTest:
+    started = time.perf_counter()
+    text, done = "", None
+    async for event in model.chat(PROBE, ChatOptions(max_tokens=48, temperature=0.0, seed=1)):
+        if isinstance(event, ChatDelta):
+            text += event.text
+        elif isinstance(event, ChatDone):
+            done = event
+    total = time.perf_counter() - started
+    if done is None:
+        raise V2CError("internal", f"{model.info.id} ended without finishing its answer")
+    usage = done.usage
+    first = (usage.first_token_ms or 0) / 1000
+    load = getattr(model, "load_ms", 0) / 1000  # a first use includes loading the model
+    generation = max(1e-6, usage.ms / 1000 - first)
+    return ModelTest(
+        model=model.info.id,
+        kind="chat",
+        load_s=round(load, 3),
+        first_token_s=round(first, 3),
+        total_s=round(total, 3),
+        prompt_tokens=usage.prompt_tokens,
+        completion_tokens=usage.completion_tokens,
+        prompt_tokens_per_s=round(usage.prompt_tokens / max(first - load, 1e-6), 1),
+        generation_tokens_per_s=round(usage.completion_tokens / generation, 1),
+        answer=text.strip(),
+    )
+
+
+def _info(model: InstalledModel) -> InstalledModelInfo:
+    return InstalledModelInfo(
+        id=model.id,
+        path=str(model.path),
+        kind=model.kind,
+        runtime=model.runtime,
+        source=model.source,
+        size=model.size,
+        sha256=model.sha256,
+        added_at=model.added_at,
+    )
