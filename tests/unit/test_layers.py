@@ -136,3 +136,20 @@ def test_no_face_checks_whether_it_holds_the_real_core() -> None:
             text = path.read_text(encoding="utf-8")
             assert "isinstance(api, CoreAPI)" not in text, path
             assert ".services." not in text and "api.services" not in text, path
+
+
+def test_a_command_that_is_a_client_imports_none_of_the_heavy_runtimes() -> None:
+    """`v2c list` while the app owns the library must start in a fraction of a second:
+    the CLI and CoreAPI import no storage, model or web runtime (bench/cli_startup_bench.py
+    measures the CPU it costs)."""
+    code = (
+        "import sys\n"
+        "import v2c_desktop.cli.main, v2c_desktop.core.api, v2c_desktop.core.open\n"
+        "import v2c_desktop.core.owner\n"
+        "heavy = ('duckdb', 'numpy', 'llama_cpp', 'yt_dlp', 'httpx', 'onnxruntime', 'mcp')\n"
+        "print(' '.join(sorted(m for m in heavy if m in sys.modules)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == "", done.stdout

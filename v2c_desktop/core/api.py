@@ -9,6 +9,7 @@ registered dataclasses, and long work reports through a `progress` callback.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING
 
 from .ask.events import AskEvent, AskRequest
 from .ask.export import chat_markdown
@@ -20,7 +21,9 @@ from .domain.status import LibraryStatus
 from .domain.videos import Collection, VideoRecord, VideoSummary
 from .progress import ProgressCallback, ignore_progress
 from .search.request import SearchRequest, SearchResult
-from .services import Services
+
+if TYPE_CHECKING:  # the services are only built in the owner: clients never import them
+    from .services import Services
 
 
 class CoreAPI:
@@ -58,6 +61,10 @@ class CoreAPI:
 
     async def resolve(self, ref: str) -> str:
         return await self._s.library.resolve(ref)
+
+    async def rename_video(self, ref: str, title: str) -> VideoRecord:
+        """Give a video the user's own title; a later import of it keeps that title."""
+        return await self._s.library.rename(ref, title)
 
     async def remove(self, ref: str) -> str:
         return await self._s.library.remove(ref)
