@@ -252,3 +252,25 @@ def test_an_unreachable_address_is_plain_words_with_the_apps_own_hint(
     assert "Could not reach example.invalid: the name does not resolve" in text
     assert "Settings → Imports → Proxy" in text
     assert "--proxy" not in text and "HTTPSConnection" not in text
+
+
+def test_a_video_is_renamed_from_its_menu_and_the_table_shows_it(
+    qtbot: QtBot, core: CoreAPI, runner: JobRunner
+) -> None:
+    from PySide6.QtWidgets import QInputDialog
+
+    pane = make_pane(qtbot, core, runner)
+    with qtbot.waitSignal(runner.finished, timeout=30000):
+        pane.start_import([str(sample_dir())])
+    sample = "youtube:spCOYV4KyPA"
+    select_video(qtbot, pane, sample)
+    pane.table.rename_requested.emit(sample)  # what the row's "Rename…" menu item sends
+    prompt = pane.findChild(QInputDialog, "textPrompt")
+    assert prompt is not None and prompt.textValue() == "Testing Spacecraft with Pytest"
+    prompt.setTextValue("Flight software, tested")
+    prompt.accept()
+    qtbot.waitUntil(
+        lambda: [v.title for v in pane.table.model.videos()] == ["Flight software, tested"]
+    )
+    record = wait_for(qtbot, core.get_video(sample))
+    assert record.video.title == "Flight software, tested"

@@ -189,3 +189,21 @@ def test_a_closed_output_pipe_ends_quietly(tmp_path: Path, argv: list[str]) -> N
     _, err = process.communicate(timeout=120)
     assert "Traceback" not in err and "BrokenPipe" not in err, err
     assert process.returncode == (0 if argv == ["--help"] else 141), err  # argparse: quiet 0
+
+
+def test_a_video_can_be_renamed_and_keeps_its_title_when_imported_again(
+    lib: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    run_json(capsys, [*lib, "add", str(sample_dir())])
+    renamed = run_json(capsys, [*lib, "rename", SAMPLE, "  Flight software,\n tested  "])
+    assert renamed["title"] == "Flight software, tested"
+    assert run_json(capsys, [*lib, "list"])["videos"][0]["title"] == "Flight software, tested"
+    again = run_json(capsys, [*lib, "add", "--refresh", str(sample_dir())])
+    assert again["items"][0]["status"] == "updated"
+    assert run_json(capsys, [*lib, "show", SAMPLE])["title"] == "Flight software, tested"
+    hits = run_json(capsys, [*lib, "search", "hardware in the loop", "--mode", "keyword"])
+    assert hits["hits"][0]["title"] == "Flight software, tested"
+    empty = run_json(capsys, [*lib, "rename", SAMPLE, "   "], status=1)
+    assert empty["error"] == "bad-request"
+    missing = run_json(capsys, [*lib, "rename", "youtube:nope", "x"], status=1)
+    assert missing["error"] == "not-found"

@@ -201,6 +201,12 @@ class Library:
     async def get_video(self, ref: str) -> VideoRecord:
         return await self.run_store(self.store.get_video, await self.resolve(ref))
 
+    async def rename(self, ref: str, title: str) -> VideoRecord:
+        """Give a video the user's own title (kept on re-import); the video, renamed."""
+        vid = await self.resolve(ref)
+        await self.run_store(self.store.rename_video, vid, title)
+        return await self.run_store(self.store.get_video, vid)
+
     async def remove(self, ref: str) -> str:
         vid = await self.resolve(ref)
         await self.run_store(self.store.delete_video, vid)

@@ -1,4 +1,4 @@
-"""`v2c list`, `v2c show VIDEO`, `v2c rm VIDEO`."""
+"""`v2c list`, `v2c show VIDEO`, `v2c rename VIDEO TITLE`, `v2c rm VIDEO`."""
 
 from __future__ import annotations
 
@@ -21,6 +21,12 @@ def register(
     p = sub.add_parser("show", parents=[common], help="show one video's metadata and chapters")
     p.add_argument("video", metavar="VIDEO", help="video id, URL, file path or exact title")
     p.set_defaults(handler=run_show)
+    p = sub.add_parser(
+        "rename", parents=[common], help="give a video your own title (kept on re-import)"
+    )
+    p.add_argument("video", metavar="VIDEO", help="video id, URL, file path or exact title")
+    p.add_argument("title")
+    p.set_defaults(handler=run_rename)
     p = sub.add_parser("rm", parents=[common], help="remove a video (and its memberships)")
     p.add_argument("videos", nargs="+", metavar="VIDEO")
     p.set_defaults(handler=run_rm)
@@ -113,6 +119,16 @@ async def run_show(args: argparse.Namespace) -> int:
         print("  chapters")
         for c in record.chapters:
             print(f"    [{clock(c.start)}] {c.title}")
+    return 0
+
+
+async def run_rename(args: argparse.Namespace) -> int:
+    async with open_context(args) as api:
+        record = await api.rename_video(args.video, args.title)
+    if args.json:
+        emit_json(record_dict(record))
+    else:
+        print(f"renamed {record.video.id}: {record.video.title}")
     return 0
 
 

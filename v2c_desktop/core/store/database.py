@@ -170,6 +170,11 @@ class LibraryStore:
         with self._reading() as conn:
             return video_table.resolve(conn, ref)
 
+    def rename_video(self, video_id: str, title: str) -> None:
+        with self._transaction() as conn:
+            video_table.rename(conn, video_id, title)
+        self._changed("video", "updated", video_id)
+
     def delete_video(self, video_id: str) -> None:
         """Remove a video with its segments, chapters, memberships and search index."""
         with self._transaction() as conn:

@@ -161,6 +161,12 @@ MIGRATIONS: tuple[Migration, ...] = (
             "DELETE FROM index_state WHERE key = 'unsorted_postings'",
         ),
     ),
+    Migration(
+        # A title the user gave a video: kept when the video is imported again (the source's
+        # own title stays in `title` until then, and wins again if the user clears theirs).
+        "0006_user_titles",
+        ("ALTER TABLE videos ADD COLUMN user_title VARCHAR",),
+    ),
 )
 
 

@@ -54,14 +54,17 @@ def _delete_rows(conn: duckdb.DuckDBPyConnection, video_id: str) -> None:
 def replace_video(conn: duckdb.DuckDBPyConnection, record: VideoRecord) -> bool:
     """Write `record`, replacing any earlier version; True when the video was new."""
     video, transcript = record.video, record.transcript
-    previous = conn.execute("SELECT added_at FROM videos WHERE id = ?", [video.id]).fetchall()
+    previous = conn.execute(
+        "SELECT added_at, user_title FROM videos WHERE id = ?", [video.id]
+    ).fetchall()
     _delete_rows(conn, video.id)
     added_at = "current_localtimestamp()" if not previous else "?"
+    user_title = previous[0][1] if previous else None
     params: list[object] = [
         video.id,
         video.platform,
         video.native_id,
-        video.title,
+        user_title or video.title,
         video.channel,
         video.channel_id,
         video.url,
@@ -71,12 +74,13 @@ def replace_video(conn: duckdb.DuckDBPyConnection, record: VideoRecord) -> bool:
         video.thumbnail_url,
         video.source_path,
     ]
+    params.append(user_title)
     if previous:
         params.append(previous[0][0])
     conn.execute(
         "INSERT INTO videos (id, platform, native_id, title, channel, channel_id, url, duration,"
-        " published, description, thumbnail_url, source_path, added_at, updated_at)"
-        f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, {added_at}, current_localtimestamp())",
+        " published, description, thumbnail_url, source_path, user_title, added_at, updated_at)"
+        f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, {added_at}, current_localtimestamp())",
         params,
     )
     conn.execute(
@@ -247,6 +251,20 @@ def resolve(conn: duckdb.DuckDBPyConnection, ref: str) -> str:
                 "pass the full video id",
             )
     raise not_found(f"no video {ref!r} in the library", "run `v2c list` to see the ids")
+
+
+def rename(conn: duckdb.DuckDBPyConnection, video_id: str, title: str) -> None:
+    """Give a video the user's own title; it is kept when the video is imported again."""
+    clean = " ".join(title.split())[:300]
+    if not clean:
+        raise V2CError("bad-request", "a title cannot be empty", "type the title to show")
+    found = conn.execute(
+        "UPDATE videos SET title = ?, user_title = ?, updated_at = current_localtimestamp()"
+        " WHERE id = ? RETURNING id",
+        [clean, clean, video_id],
+    ).fetchall()
+    if not found:
+        raise not_found(f"no video {video_id!r} in the library", "run `v2c list` to see the ids")
 
 
 def delete(conn: duckdb.DuckDBPyConnection, video_id: str) -> None:

@@ -84,6 +84,7 @@ class LibraryPane(QWidget):
         self.table.new_collection_requested.connect(self._ask_new_collection)
         self.table.remove_from_collection_requested.connect(self.remove_from_collection)
         self.table.remove_requested.connect(self.ask_remove_videos)
+        self.table.rename_requested.connect(self.ask_rename_video)
         self.details.seek_requested.connect(self.seek_requested)
 
     # -- reading -----------------------------------------------------------------------------
@@ -174,6 +175,25 @@ class LibraryPane(QWidget):
     def _after_write(self) -> None:
         self.refresh()
         self.library_changed.emit()
+
+    # -- renaming ----------------------------------------------------------------------------
+    def ask_rename_video(self, video_id: str) -> None:
+        current = next((v.title for v in self.table.model.videos() if v.id == video_id), "")
+        ask_text(
+            self,
+            "Rename video",
+            "Title (kept when the video is imported again):",
+            lambda title: self.rename_video(video_id, title),
+            initial=current,
+        )
+
+    def rename_video(self, video_id: str, title: str) -> str:
+        return self._runner.start(
+            lambda _p: self._api.rename_video(video_id, title),
+            label="Rename video",
+            interactive=True,
+            on_finished=lambda _record: self._after_write(),
+        )
 
     # -- removing ----------------------------------------------------------------------------
     def ask_remove_videos(self, video_ids: list[str]) -> None:

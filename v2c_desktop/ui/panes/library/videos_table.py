@@ -45,6 +45,7 @@ class VideosTable(QWidget):
         new_collection_requested(video_ids): make a collection and put these videos in it.
         remove_from_collection_requested(video_ids): from the collection being shown.
         remove_requested(video_ids): from the library (the pane confirms first).
+        rename_requested(video_id): the user wants to give the video their own title.
     """
 
     current_changed = Signal(str)
@@ -53,6 +54,7 @@ class VideosTable(QWidget):
     new_collection_requested = Signal(list)
     remove_from_collection_requested = Signal(list)
     remove_requested = Signal(list)
+    rename_requested = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -150,6 +152,7 @@ class VideosTable(QWidget):
         menu = QMenu(self)
         if len(ids) == 1:
             menu.addAction("Play from the start", lambda: self.play_requested.emit(ids[0]))
+            menu.addAction("Rename…", lambda: self.rename_requested.emit(ids[0]))
         into = menu.addMenu("Add to collection")
         for collection in sorted(self.collections, key=lambda c: c.name.casefold()):
             into.addAction(collection.name, partial(self._add_to, collection.id, ids))
