@@ -23,7 +23,6 @@ EPS = 1e-9
 @pytest.fixture(scope="module")
 def report() -> dict[str, Any]:
     corpus = corpus_path("transcripts/INDEX.json").parents[1]
-    pytest.importorskip("v2c_desktop.core.search.engine", reason="search engine not built yet")
     from tests.eval.run_eval import EvalUnavailable, format_table, run
 
     try:
@@ -61,3 +60,12 @@ def test_no_mode_returns_an_excluded_passage(report: dict[str, Any]) -> None:
     for mode, ev in report["modes"].items():
         bad = {qid: s["forbidden"] for qid, s in ev["per_query"].items() if s["forbidden"]}
         assert not bad, f"{mode}: hits on forbidden ranges {bad}"
+
+
+def test_both_sides_really_ran(report: dict[str, Any]) -> None:
+    """The figures above are hybrid figures only if the embedder worked for every video: a
+    broken embedder leaves keyword search, which must fail the gate, not pass as hybrid."""
+    for mode in ("vector", "hybrid"):
+        vector = report["meta"][mode]["vector"]
+        assert vector["status"] == "ok" and vector["covered"] == vector["videos"], (mode, vector)
+    assert report["embedder"] == "onnx/all-minilm-l6-v2-int8w7"

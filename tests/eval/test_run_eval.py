@@ -91,3 +91,35 @@ def test_run_imports_every_transcript_and_asks_every_query(
     assert len(set(report["videos"].values())) == report["transcripts"]  # one video each
     summary = report["modes"]["keyword"]["overall"]
     assert summary["n"] == len(queries) and summary["mrr"] == 0.0
+
+
+class _BrokenEmbedder:
+    """An embedder whose model file is gone: loads fine, fails on the first text."""
+
+    def __init__(self) -> None:
+        from v2c_desktop.core.models.onnx.embedder import OnnxEmbedder
+
+        self.info = OnnxEmbedder().info
+
+    async def embed(self, texts: Any) -> Any:
+        raise RuntimeError("the embedding model file is damaged")
+
+    async def aclose(self) -> None:
+        pass
+
+
+@pytest.mark.corpus
+def test_a_broken_embedder_fails_the_gate_instead_of_skipping_it() -> None:
+    """With the corpus present, only a missing corpus may skip the evaluation: a broken
+    embedder must make it fail (the vector side reports `failed`, so the gate's numbers drop
+    and its checks fail), never turn into "evaluation unavailable"."""
+    from tests.eval.run_eval import EvalUnavailable
+
+    corpus = corpus_path("transcripts/INDEX.json").parents[1]
+    try:
+        report = run(modes=("vector",), limit=5, corpus=corpus, embedder_factory=_BrokenEmbedder)
+    except EvalUnavailable as exc:  # the old behaviour: a skipped gate
+        pytest.fail(f"a broken embedder made the evaluation 'unavailable': {exc}")
+    vector = report["modes"]["vector"]["overall"]
+    assert vector["hit_at_k"] == 0.0  # no vector side: nothing found, so the gate fails
+    assert report["meta"]["vector"]["vector"]["status"] == "failed"

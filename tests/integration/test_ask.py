@@ -314,7 +314,9 @@ def test_real_llamacpp_answer_cites_only_real_sources(tmp_path: Path) -> None:
     assert isinstance(done, AskDone), done
     numbers = {s.n for s in meta.sources}
     assert done.text  # whatever it writes...
-    for c in done.citations:  # ...every citation shown resolves to a source, with a real quote
+    # ...it cites: the grammar a small local model answers under makes every sentence cite
+    assert done.citations, done.text
+    for c in done.citations:  # ...and every citation resolves to a source, with a real quote
         assert c.n in numbers and c.verified and c.quote
         assert c.url.startswith("https://www.youtube.com/watch?v=fxZWtc0mYpQ&t=")
     shown = [int(n) for n in re.findall(r"\[(\d+)\]", done.text)]
