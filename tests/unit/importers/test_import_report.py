@@ -14,9 +14,9 @@ from v2c_desktop.cli.main import main
 from v2c_desktop.core.domain.imports import BatchResult, ImportOutcome, outcome_line
 from v2c_desktop.core.errors import V2CError
 from v2c_desktop.core.library import Library
-from v2c_desktop.core.owner.codec import decode, encode
 from v2c_desktop.core.progress import Progress
 from v2c_desktop.core.store import open_library
+from v2c_desktop.core.wire_codec import decode, encode
 
 SAMPLES = FIXTURES / "captions" / "webvtt-py"
 

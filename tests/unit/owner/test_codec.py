@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from tests.conftest import corpus_path
+from v2c_desktop.core import wire_codec as codec
 from v2c_desktop.core.domain.imports import BatchResult, ImportOutcome
 from v2c_desktop.core.domain.videos import (
     Chapter,
@@ -23,10 +24,9 @@ from v2c_desktop.core.domain.videos import (
     VideoSummary,
 )
 from v2c_desktop.core.errors import V2CError
-from v2c_desktop.core.owner import codec
-from v2c_desktop.core.owner.codec import decode, encode, error_from_wire, error_to_wire, register
 from v2c_desktop.core.progress import Progress
 from v2c_desktop.core.search.request import SearchHit, SearchRequest, SearchResult
+from v2c_desktop.core.wire_codec import decode, encode, error_from_wire, error_to_wire, register
 
 
 def wire(value: object) -> Any:

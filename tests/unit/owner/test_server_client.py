@@ -127,7 +127,8 @@ def test_cancelling_a_call_cancels_it_in_the_owner(sock_dir: Path) -> None:
             task.cancel()
             with pytest.raises(asyncio.CancelledError):
                 await task
-            await asyncio.wait_for(toy.cancelled.wait(), 2)
+            # (15 s: a hang guard; the call, left running, would take 60 s)
+            await asyncio.wait_for(toy.cancelled.wait(), 15)
             assert await proxy.add(1, 1) == 2  # the connection is still good
 
     run(go())

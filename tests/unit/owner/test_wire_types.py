@@ -23,7 +23,7 @@ FEATURES = ("api", "ask", "library", "search", "store", "domain", "importers", "
 def test_the_codec_imports_no_feature_module() -> None:
     code = (
         "import sys\n"
-        "import v2c_desktop.core.owner.codec\n"
+        "import v2c_desktop.core.wire_codec\n"
         f"bad = [m for m in sys.modules if m.split('.')[2:3] and m.split('.')[2] in {FEATURES!r}"
         " and m.startswith('v2c_desktop.core.')]\n"
         "print(','.join(sorted(bad)))\n"

@@ -36,7 +36,8 @@ def remove_dir(path: Path) -> None:
     shutil.rmtree(path, ignore_errors=True)
 
 
-async def eventually(check: Any, timeout: float = 3.0) -> None:
+async def eventually(check: Any, timeout: float = 15.0) -> None:
+    """Poll `check` until it holds; the deadline only turns a hang into a failure."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while not check():
@@ -75,6 +76,12 @@ class Toy:
         for i in range(n):
             yield i
             await asyncio.sleep(delay)
+
+    async def then_wait(self, n: int) -> AsyncIterator[int]:
+        """0 .. n-1, then nothing until cancelled: a stream still open when it is cut."""
+        for i in range(n):
+            yield i
+        await asyncio.Event().wait()
 
     async def work(self, steps: int, progress: ProgressCallback = ignore_progress) -> int:
         for i in range(steps):

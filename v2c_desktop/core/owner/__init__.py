@@ -6,8 +6,8 @@ is (`session.api` is then a `RemoteProxy` over an `OwnerClient`). See `protocol`
 wire format and `codec` for what may cross it.
 """
 
+from ..wire_codec import decode, encode, register
 from .client import OwnerClient
-from .codec import decode, encode, register
 from .connection import ConnectedClient
 from .protocol import PROTOCOL_VERSION, OwnerGone
 from .proxy import RemoteProxy

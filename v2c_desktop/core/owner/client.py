@@ -21,8 +21,8 @@ from typing import Any, cast
 
 from ..errors import V2CError
 from ..progress import ProgressCallback
+from ..wire_codec import decode, encode, error_from_wire
 from . import protocol
-from .codec import decode, encode, error_from_wire
 from .protocol import LINE_LIMIT, Message, OwnerGone
 
 log = logging.getLogger(__name__)

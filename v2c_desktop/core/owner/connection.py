@@ -19,8 +19,8 @@ from typing import Any
 
 from ..errors import V2CError
 from ..progress import Progress
+from ..wire_codec import encode, error_to_wire, register
 from . import protocol
-from .codec import encode, error_to_wire, register
 from .dispatch import MethodTable
 
 log = logging.getLogger(__name__)

@@ -18,7 +18,7 @@ from typing import Any, get_type_hints
 
 from ..errors import V2CError
 from ..progress import ProgressCallback
-from .codec import decode
+from ..wire_codec import decode
 
 NOT_SERVED_BY_DEFAULT = frozenset({"aclose"})
 

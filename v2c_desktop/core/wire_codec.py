@@ -19,8 +19,8 @@ import typing
 from pathlib import PurePath
 from typing import Any, TypeVar, get_args, get_origin, get_type_hints
 
-from ..errors import ErrorCode, V2CError
-from ..wire import wire, wire_type, wire_types
+from .errors import ErrorCode, V2CError
+from .wire import wire, wire_type, wire_types
 
 T = TypeVar("T")
 JSON = Any  # what json.loads returns; kept loose on purpose
