@@ -26,6 +26,19 @@ def register(
     p.add_argument("sources", nargs="+", metavar="SOURCE")
     p.add_argument("--collection", metavar="NAME", help="also add the videos to this collection")
     p.add_argument("--refresh", action="store_true", help="import again even if already saved")
+    add_web_options(p)
+    p.add_argument(
+        "--no-index",
+        action="store_true",
+        help="save only; search indexes the videos on its first run",
+    )
+    p.set_defaults(handler=run, needs_web=True)
+
+
+def add_web_options(p: argparse.ArgumentParser) -> None:
+    """`--lang`, `--cookies-from-browser`, `--proxy`: for every command that imports from
+    the web (read by `context.web_overrides`), so the hints of web errors name flags that
+    the command takes."""
     p.add_argument(
         "--lang",
         action="append",
@@ -38,12 +51,6 @@ def register(
         help="let yt-dlp use this browser's cookies (firefox, chrome, ...)",
     )
     p.add_argument("--proxy", metavar="URL", help="HTTP/SOCKS proxy for web imports")
-    p.add_argument(
-        "--no-index",
-        action="store_true",
-        help="save only; search indexes the videos on its first run",
-    )
-    p.set_defaults(handler=run, needs_web=True)
 
 
 class AddProgress(StderrProgress):

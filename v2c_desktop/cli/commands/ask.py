@@ -9,13 +9,14 @@ from pathlib import Path
 from typing import Any
 
 from v2c_desktop.core.ask.events import AskDelta, AskDone, AskError, AskMeta, AskRequest
-from v2c_desktop.core.errors import V2CError
+from v2c_desktop.core.errors import V2CError, bad_request
 from v2c_desktop.core.ids import is_web
 from v2c_desktop.core.timecode import clock
 
 from ..context import open_context
 from ..invocation import command
 from ..output import emit_json
+from .add import add_web_options
 
 
 def register(
@@ -35,24 +36,25 @@ def register(
     p.add_argument("--strict", action="store_true", help="that model or an error, no fallback")
     p.add_argument("--extractive", action="store_true", help="quote passages, generate nothing")
     p.add_argument("--max-tokens", type=int, default=768, metavar="N")
+    add_web_options(p)  # for the URLs it imports first
     p.set_defaults(handler=run_ask, needs_web=True)
 
     c = sub.add_parser(
         "chats", parents=[common], help="saved chats: list, show, rename, rm, export"
     )
     actions = c.add_subparsers(dest="action", metavar="ACTION", required=True)
-    a = actions.add_parser("list", parents=[common])
+    a = actions.add_parser("list", parents=[common], help="saved chats, newest first")
     a.set_defaults(handler=run_chats_list)
-    for name, handler in (
-        ("show", run_chats_show),
-        ("export", run_chats_export),
-        ("rm", run_chats_rm),
+    for name, handler, what in (
+        ("show", run_chats_show, "one chat's questions and cited answers"),
+        ("export", run_chats_export, "one chat as Markdown with timestamp links"),
+        ("rm", run_chats_rm, "delete a chat"),
     ):
-        a = actions.add_parser(name, parents=[common])
-        a.add_argument("chat")
+        a = actions.add_parser(name, parents=[common], help=what)
+        a.add_argument("chat", metavar="ID", help="chat id (see `v2c chats list`)")
         a.set_defaults(handler=handler)
-    a = actions.add_parser("rename", parents=[common])
-    a.add_argument("chat")
+    a = actions.add_parser("rename", parents=[common], help="give a chat a title")
+    a.add_argument("chat", metavar="ID", help="chat id (see `v2c chats list`)")
     a.add_argument("title")
     a.set_defaults(handler=run_chats_rename)
 
@@ -83,6 +85,11 @@ def extractive_note(meta: AskMeta) -> list[str]:
 
 
 async def run_ask(args: argparse.Namespace) -> int:
+    if args.strict and not args.model:
+        raise bad_request(
+            "--strict needs --model ID: the model that must answer",
+            "add --model ID (see `v2c models list`), or drop --strict to use the chat chain",
+        )
     urls = [u if is_web(u) else str(Path(u).expanduser().resolve()) for u in args.urls]
     request = AskRequest(
         question=args.question,
@@ -97,6 +104,7 @@ async def run_ask(args: argparse.Namespace) -> int:
     )
     final: AskDone | None = None
     meta: AskMeta | None = None
+    streamed = False
     async with open_context(args) as api:
         async for event in api.ask(request):
             if isinstance(event, AskMeta):
@@ -108,11 +116,15 @@ async def run_ask(args: argparse.Namespace) -> int:
                 sys.stderr.flush()
                 sys.stdout.write(event.text)
                 sys.stdout.flush()
+                streamed = True
             elif isinstance(event, AskDone):
                 final = event
             elif isinstance(event, AskError):
-                raise V2CError(event.code, event.message, event.hint, {"attempts": event.attempts})
-    assert final is not None
+                if streamed:
+                    print()  # end the words shown so far before the error
+                raise ask_error(event, strict=args.strict)
+    if final is None:
+        raise V2CError("internal", "the answer ended without a result", "ask again")
     if args.json:
         out = asdict(final)
         if meta is not None and final.extractive:
@@ -134,6 +146,14 @@ async def run_ask(args: argparse.Namespace) -> int:
     return 0
 
 
+def ask_error(event: AskError, *, strict: bool) -> V2CError:
+    """The failed answer as an error; `attempts` lists every model tried and why it failed."""
+    hint = event.hint
+    if strict and event.code == "upstream":
+        hint += "; without --strict the other models of the chat chain may answer"
+    return V2CError(event.code, event.message, hint, {"attempts": event.attempts})
+
+
 async def run_chats_list(args: argparse.Namespace) -> int:
     async with open_context(args) as api:
         chats = await api.list_chats()
@@ -146,6 +166,7 @@ async def run_chats_list(args: argparse.Namespace) -> int:
 
 
 async def run_chats_show(args: argparse.Namespace) -> int:
+    """The chat as Markdown (what `export` writes), or the whole record with `--json`."""
     async with open_context(args) as api:
         if args.json:
             emit_json(asdict(await api.get_chat(args.chat)))
@@ -156,20 +177,33 @@ async def run_chats_show(args: argparse.Namespace) -> int:
 
 
 async def run_chats_export(args: argparse.Namespace) -> int:
+    """Markdown with timestamp links; `--json` wraps it with the chat's id and title."""
     async with open_context(args) as api:
-        sys.stdout.write(await api.export_chat(args.chat))
+        text = await api.export_chat(args.chat)
+        chat = await api.get_chat(args.chat) if args.json else None
+    if chat is not None:
+        emit_json({"id": chat.id, "title": chat.title, "markdown": text})
+    else:
+        sys.stdout.write(text)
     return 0
 
 
 async def run_chats_rename(args: argparse.Namespace) -> int:
     async with open_context(args) as api:
         await api.rename_chat(args.chat, args.title)
-    print(f"renamed {args.chat}")
+        chat = await api.get_chat(args.chat)
+    if args.json:
+        emit_json({"id": chat.id, "title": chat.title})
+    else:
+        print(f"renamed {chat.id}: {chat.title}")
     return 0
 
 
 async def run_chats_rm(args: argparse.Namespace) -> int:
     async with open_context(args) as api:
         await api.delete_chat(args.chat)
-    print(f"deleted {args.chat}")
+    if args.json:
+        emit_json({"removed": args.chat})
+    else:
+        print(f"deleted {args.chat}")
     return 0
