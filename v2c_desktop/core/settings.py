@@ -67,14 +67,24 @@ def settings_path() -> Path:
 
 def _known(cls: type, data: dict[str, Any]) -> dict[str, Any]:
     """Only the fields this version knows: a newer file must not break an older app."""
+    if not isinstance(data, dict):
+        raise TypeError(f"{cls.__name__} must be a JSON object, not {type(data).__name__}")
     names = {f.name for f in fields(cls)}
     return {k: v for k, v in data.items() if k in names}
+
+
+def _list(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise TypeError(f"servers must be a JSON list, not {type(value).__name__}")
+    return value
 
 
 def settings_from_dict(data: dict[str, Any]) -> Settings:
     models = dict(_known(ModelSettings, data.get("models") or {}))
     models["servers"] = [
-        ServerSetting(**_known(ServerSetting, s)) for s in models.get("servers") or []
+        ServerSetting(**_known(ServerSetting, s)) for s in _list(models.get("servers"))
     ]
     return Settings(
         models=ModelSettings(**models),
