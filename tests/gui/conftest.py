@@ -14,6 +14,7 @@ os.environ["QT_QPA_PLATFORM"] = "offscreen"
 os.environ["QTWEBENGINE_CHROMIUM_FLAGS"] = "--no-sandbox --disable-gpu"
 
 import asyncio
+import gc
 import shutil
 import threading
 import wave
@@ -24,10 +25,11 @@ from typing import Any, TypeVar
 import pytest
 import qasync
 from PySide6 import QtWebEngineWidgets  # noqa: F401  (before the QApplication exists)
-from PySide6.QtCore import QUrl
+from PySide6.QtCore import QCoreApplication, QEvent, QUrl
 from pytestqt.qtbot import QtBot
 
 from v2c_desktop.core.api import CoreAPI
+from v2c_desktop.ui.main_thread_gc import MainThreadCollector
 from v2c_desktop.core.library import Library
 from v2c_desktop.core.search.engine import SearchEngine
 from v2c_desktop.core.services import Services
@@ -53,7 +55,34 @@ HEADLESS_NOISE = (
     r"^Failed to create RHI",
     r"^GPUInfo not initialized",  # QtWebEngine with --disable-gpu
     r"^This plugin does not support propagateSizeHints\(\)",  # the offscreen platform plugin
+    r"^This plugin does not support raise\(\)$",  # ditto, a video shown again after the reader
 )
+
+
+@pytest.fixture(scope="session", autouse=True)
+def gui_thread_gc(qapp: Any) -> Iterator[None]:
+    """Collect cycles only in the GUI thread, as the app does (`ui/main_thread_gc.py`)."""
+    collector = MainThreadCollector(qapp)
+    yield
+    collector.stop()
+
+
+@pytest.fixture(autouse=True)
+def destroy_closed_widgets() -> Iterator[None]:
+    """Destroy what a test closed before the next test starts.
+
+    pytest-qt closes each test's widgets and calls `deleteLater`, but `processEvents` never
+    runs deferred deletions, so a closed window (with its media player, whose FFmpeg
+    timers keep firing) lived on into later tests until a stray timer fired on a half-freed
+    object and crashed the run far from the test that left it. This fixture is torn down
+    after pytest-qt has closed the widgets.
+    """
+    yield
+    if QCoreApplication.instance() is not None:
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        gc.collect()  # here, in the GUI thread: not later from a worker thread's allocation
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        QCoreApplication.processEvents()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

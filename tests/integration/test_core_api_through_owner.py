@@ -49,10 +49,21 @@ def test_client_calls_every_kind_of_method_through_the_owner(tmp_path: Path) -> 
                 async for change in api.changes():
                     changes.append(change)
 
+            async def until_seen(change: Change) -> None:
+                async with asyncio.timeout(30):  # a hang guard only
+                    while change not in changes:
+                        await asyncio.sleep(0.05)
+
             listener = asyncio.create_task(listen())
             try:
                 assert session.role == "client"
-                await asyncio.sleep(0.5)  # subscribed before the import
+                # Subscribed before the import: a write of our own comes back through the
+                # feed, so the subscription is live in the owner (no sleep to guess with).
+                probe = await api.create_collection("subscription probe")
+                await until_seen(Change("collection", "added", (probe.id,)))
+                await api.delete_collection(probe.id)
+                await until_seen(Change("collection", "removed", (probe.id,)))
+                changes.clear()
                 seen: list[Progress] = []
                 result = await api.add([str(bitcoin)], progress=seen.append)
                 assert result.count("added") == 1
@@ -79,9 +90,7 @@ def test_client_calls_every_kind_of_method_through_the_owner(tmp_path: Path) -> 
                 status = await api.status()
                 assert status.videos == 1 and status.path == str(library.resolve())
                 vid = result.outcomes[0].video_id
-                async with asyncio.timeout(30):
-                    while Change("chat", "updated", (chats[0].id,)) not in changes:
-                        await asyncio.sleep(0.05)
+                await until_seen(Change("chat", "updated", (chats[0].id,)))
                 assert changes[0] == Change("video", "added", (vid,))
                 assert Change("chat", "added", (chats[0].id,)) in changes
             finally:

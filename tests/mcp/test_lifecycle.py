@@ -6,7 +6,6 @@ import json
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -51,14 +50,14 @@ def test_the_server_exits_and_releases_the_library(tmp_path: Path, ending: str) 
     library = tmp_path / "library.duckdb"
     process = _started(library, runtime)
     try:
-        started = time.perf_counter()
         if ending == "SIGTERM":
             process.send_signal(signal.SIGTERM)
         else:
             assert process.stdin is not None
             process.stdin.close()
-        assert process.wait(timeout=20) == 0
-        assert time.perf_counter() - started < 10
+        # A server that missed its ending would serve forever: the timeout only turns that
+        # hang into a failure (how fast it exits belongs in bench/).
+        assert process.wait(timeout=60) == 0
         store = open_library(library)  # the lock is free: the next process can own it
         store.close()
         assert not list(runtime.rglob("*.sock")), "the owner's socket was left behind"

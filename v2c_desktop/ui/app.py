@@ -146,6 +146,7 @@ async def _session(args: argparse.Namespace, settings: Settings, started: float)
     _on_ready(window, args, started)
     closed = asyncio.Event()
     window.closing.connect(closed.set)
+    window.restore_layout()  # the size and place it had last time, or one that fits
     window.show()
     window.start()
     status = 0
@@ -173,11 +174,16 @@ def run(argv: list[str] | None = None) -> int:
     import qasync
     from PySide6.QtWidgets import QApplication, QMessageBox
 
+    from .look import follow_system
+    from .main_thread_gc import MainThreadCollector
+
     app = QApplication.instance() or QApplication([sys.argv[0], *qt_args])
     assert isinstance(app, QApplication)
     app.setApplicationName(APP_NAME)
     app.setApplicationVersion(__version__)
     app.setQuitOnLastWindowClosed(False)  # the session ends after the core has closed
+    look = follow_system(app)  # Fusion, light or dark as the system is, and when it changes
+    collector = MainThreadCollector(app)  # Qt objects are never freed from a worker thread
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     try:
@@ -193,5 +199,7 @@ def run(argv: list[str] | None = None) -> int:
         with loop:
             return int(loop.run_until_complete(_session(args, settings, started)))
     finally:
+        look.stop()
+        collector.stop()
         if scratch is not None:
             scratch.cleanup()

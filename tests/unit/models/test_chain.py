@@ -92,7 +92,9 @@ def test_no_switch_after_words_were_shown() -> None:
 def test_everything_failing_is_an_upstream_error_with_attempts_and_a_hint() -> None:
     with pytest.raises(V2CError) as err:
         collect([ScriptedChatModel("llamacpp/x", fail_with="timeout")])
-    assert "v2c models pull" in err.value.hint
+    assert "v2c models pull" in err.value.hint_for("cli")
+    assert "Settings → Models" in err.value.hint_for("app")  # each face words it its way
+    assert "v2c models" not in err.value.hint_for("app")
     assert [a["id"] for a in err.value.details["attempts"]] == ["llamacpp/x"]
     with pytest.raises(V2CError):
         collect([])

@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-import time
+import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -16,7 +17,8 @@ from tokenizers import Tokenizer
 from tests.conftest import REPO, corpus_path
 from v2c_desktop.core.errors import V2CError
 from v2c_desktop.core.models.installed.catalog import app_models_dir
-from v2c_desktop.core.models.onnx.embedder import INFO, OnnxEmbedder
+from v2c_desktop.core.models.onnx import embedder as embedder_module
+from v2c_desktop.core.models.onnx.embedder import INFO, TOKENIZE_WINDOW, OnnxEmbedder
 from v2c_desktop.core.models.onnx.minilm import load_session, onnx_file, tokenizer_file
 from v2c_desktop.core.models.types import EmbeddingModel
 
@@ -124,6 +126,8 @@ def test_pooling_matches_a_hand_computed_reference(embedder: OnnxEmbedder) -> No
 
 
 def test_semantic_sanity_with_plain_sentences(embedder: OnnxEmbedder) -> None:
+    """The 0.1 margin holds on any CPU: the measured gap is 0.57, and vectors differ between
+    CPUs only by float32 rounding (the integer kernels are exact, test_embedder_numerics)."""
     query, bread, market = embedder.embed_sync(
         [
             "How do I bake bread at home?",
@@ -144,7 +148,7 @@ def test_semantic_sanity_with_corpus_sentences(embedder: OnnxEmbedder) -> None:
     descent = sentence("2017_gradient-descent", "idea of gradient descent")
     bitcoin = sentence("2017_bitcoin", "fully digital currency")
     query, near, far = embedder.embed_sync([NEURAL, descent, bitcoin])
-    assert cosine(query, near) > cosine(query, far) + 0.1
+    assert cosine(query, near) > cosine(query, far) + 0.1  # measured: 0.62 apart
 
 
 def test_long_text_is_truncated_at_256_word_pieces(embedder: OnnxEmbedder) -> None:
@@ -177,14 +181,24 @@ def test_async_embeds_from_two_tasks_concurrently(embedder: OnnxEmbedder) -> Non
         np.testing.assert_allclose(vectors, want, atol=1e-5)
 
 
+async def until_unloaded(model: OnnxEmbedder) -> None:
+    """Poll until the idle timer has dropped the session. The deadline is only there so a
+    timer that never fires fails the test instead of hanging it; no machine is that slow."""
+    try:
+        async with asyncio.timeout(60):
+            while model.loaded:
+                await asyncio.sleep(0.01)
+    except TimeoutError:
+        pytest.fail("still loaded a minute after its 0.05 s idle time: nothing unloaded it")
+
+
 def test_idle_unload_then_reuse() -> None:
     async def go() -> None:
         model = OnnxEmbedder(idle_unload_s=0.05)
         try:
             before = await model.embed([NEURAL])
             assert model.loaded
-            await asyncio.sleep(0.4)
-            assert not model.loaded  # dropped after the idle time
+            await until_unloaded(model)  # dropped after the idle time
             again = await model.embed([NEURAL])
             assert model.loaded
             np.testing.assert_allclose(again, before, atol=1e-6)
@@ -197,25 +211,44 @@ def test_idle_unload_then_reuse() -> None:
     asyncio.run(go())
 
 
-def test_cancelling_stops_before_the_next_text() -> None:
+def test_cancelling_stops_before_the_next_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counted, not timed: every text the worker runs goes through the real `run_text`, so a
+    counter wrapped around it shows how far the cancelled job got."""
     texts = [f"text number {i} about eigenvectors, gradients and coins " * 4 for i in range(3000)]
+    ran = 0
+    counting = threading.Lock()
+    under_way = threading.Event()
+    real_run_text = embedder_module.run_text
 
-    async def go() -> float:
-        model = OnnxEmbedder()  # 3000 runs: tens of seconds if never stopped
+    def counted(session: Any, ids: list[int]) -> Any:
+        nonlocal ran
+        vector = real_run_text(session, ids)
+        with counting:
+            ran += 1
+        under_way.set()
+        return vector
+
+    async def go() -> int:
+        model = OnnxEmbedder(threads=2)
         try:
             await model.embed(["warm up"])
+            monkeypatch.setattr(embedder_module, "run_text", counted)
             task = asyncio.create_task(model.embed(texts))
-            await asyncio.sleep(0.3)
+            assert await asyncio.to_thread(under_way.wait, 60)  # (60: a hang guard only)
             task.cancel()
             with pytest.raises(asyncio.CancelledError):
                 await task
-            started = time.perf_counter()
-            await model.embed(["the worker is free again"])  # queued behind the cancelled job
-            return time.perf_counter() - started
+            # queued behind the cancelled job on the one worker: it runs once that job ended
+            await model.embed(["the worker is free again"])
+            return ran
         finally:
             await model.aclose()
 
-    assert asyncio.run(go()) < 5.0
+    ran = asyncio.run(go())
+    # The job stops before its next text: only the texts already running when the cancel
+    # came finish, then the follow-up's one. All 3000 would mean the cancel was never seen;
+    # a check once per tokenising window instead of per text would run 1024.
+    assert 2 <= ran < TOKENIZE_WINDOW, ran
 
 
 def test_missing_tokenizer_is_a_typed_error(tmp_path: Path) -> None:

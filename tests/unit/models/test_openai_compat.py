@@ -11,7 +11,6 @@ import asyncio
 import logging
 import math
 import socket
-import time
 from collections.abc import Coroutine, Iterator, Sequence
 from contextlib import aclosing
 from datetime import UTC, datetime, timedelta
@@ -270,10 +269,10 @@ def test_stopping_the_consumer_closes_the_stream(
                     break
         return got
 
-    started = time.monotonic()
     assert run(read_two()) == [ChatDelta("tick"), ChatDelta("tick")]
-    assert server.wait_for_disconnect(timeout=5)
-    assert time.monotonic() - started < 5  # not the 20 s the whole stream would take
+    # the whole answer takes 20 s to send; a stream left open is seen finishing it
+    (end,) = server.wait_for_stream_ends(timeout=60)
+    assert end.cut and end.sent < end.pieces, end  # hung up on, long before its end
 
 
 def test_cancelling_the_consumer_task_closes_the_stream(run: Run, server: OpenAITestServer) -> None:
@@ -283,22 +282,25 @@ def test_cancelling_the_consumer_task_closes_the_stream(run: Run, server: OpenAI
         async with httpx.AsyncClient() as http:
             model = OpenAICompatChatModel(endpoint(server), "test-chat", http=http)
             received = 0
+            three = asyncio.Event()
 
             async def consume() -> None:
                 nonlocal received
                 async for _ in model.chat(QUESTION):
                     received += 1
+                    if received == 3:
+                        three.set()
 
             task = asyncio.create_task(consume())
-            while received < 3:
-                await asyncio.sleep(0.01)
+            await three.wait()
             task.cancel()
             with pytest.raises(asyncio.CancelledError):
                 await task
             return received
 
     assert run(go()) >= 3
-    assert server.wait_for_disconnect(timeout=5)
+    (end,) = server.wait_for_stream_ends(timeout=60)  # longer than the 20 s answer
+    assert end.cut and end.sent < end.pieces, end
 
 
 # -- failures -----------------------------------------------------------------------------
@@ -398,13 +400,13 @@ def test_404_model_is_not_found(
 def test_stalled_server_is_a_timeout(
     run: Run, server: OpenAITestServer, http: httpx.AsyncClient
 ) -> None:
+    # Past the read timeout the server would answer: without the timeout the call succeeds.
     server.script(CHAT, Stream(["late"], first_delay=3))
     model = OpenAICompatChatModel(endpoint(server, read_timeout=0.3), "test-chat", http=http)
 
-    started = time.monotonic()
     failure = chat_failure(run, model)
 
-    assert failure.reason == "timeout" and time.monotonic() - started < 2
+    assert failure.reason == "timeout"
 
 
 def test_stall_mid_stream_is_a_timeout(
@@ -693,10 +695,8 @@ def test_detection_finds_the_server_and_skips_a_closed_port(
         async with httpx.AsyncClient() as http:
             return await detect_local_servers(http, candidates=candidates, timeout=0.5)
 
-    started = time.monotonic()
     found = run(go())
 
-    assert time.monotonic() - started < 1.5
     assert len(found) == 1
     assert (found[0].name, found[0].base_url) == ("ollama", server.base_url)
     assert found[0].models == ("test-chat", "test-embed")
@@ -706,6 +706,7 @@ def test_detection_finds_the_server_and_skips_a_closed_port(
 def test_detection_gives_up_on_a_server_that_does_not_answer(
     run: Run, server: OpenAITestServer
 ) -> None:
+    # it does answer, 3 s late: a probe that waited would list it
     server.script(MODELS, Reply(200, {"object": "list", "data": []}, delay=3))
 
     async def go() -> list[Any]:
@@ -713,9 +714,7 @@ def test_detection_gives_up_on_a_server_that_does_not_answer(
             candidates = [LocalCandidate("slow", server.base_url)]
             return await detect_local_servers(http, candidates=candidates, timeout=0.2)
 
-    started = time.monotonic()
     assert run(go()) == []
-    assert time.monotonic() - started < 1.5
 
 
 # -- keys, ids and the protocol -----------------------------------------------------------

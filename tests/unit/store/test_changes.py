@@ -19,9 +19,16 @@ SAMPLE = "youtube:spCOYV4KyPA"
 
 
 async def until(changes: list[Change], count: int) -> None:
-    async with asyncio.timeout(30):
+    async with asyncio.timeout(30):  # a hang guard only
         while len(changes) < count:
             await asyncio.sleep(0.01)
+
+
+async def until_listening(feed: ChangeFeed, listeners: int = 1) -> None:
+    """Until the listener task has subscribed: a write before that would not reach it."""
+    async with asyncio.timeout(30):  # a hang guard only
+        while feed.listeners < listeners:
+            await asyncio.sleep(0)
 
 
 def test_each_kind_of_write_says_what_it_changed(tmp_path: Path) -> None:
@@ -39,7 +46,7 @@ def test_each_kind_of_write_says_what_it_changed(tmp_path: Path) -> None:
 
         listener = asyncio.create_task(listen())
         try:
-            await asyncio.sleep(0)  # subscribed before the first write
+            await until_listening(api._s.store.changes)  # subscribed before the first write
             await api.add([str(sample_dir())])
             collection = await api.create_collection("Talks")
             await api.add_to_collection(collection.id, [SAMPLE])
@@ -74,7 +81,9 @@ def test_a_listener_that_stops_is_forgotten_and_a_slow_one_gets_a_catch_all() ->
         assert feed.listeners == 1
         for i in range(BACKLOG + 5):
             feed.publish(Change("video", "added", (str(i),)))
-        await asyncio.sleep(0.05)
+        # Each delivery is a callback queued on this loop, in order: they all run before the
+        # listener's task resumes, so it has fallen behind whatever the machine's speed.
+        await asyncio.sleep(0)
         got = [await first]
         while len(got) < len(EVERYTHING):
             got.append(await stream.__anext__())
@@ -95,7 +104,7 @@ def test_writes_made_on_the_store_thread_reach_a_listener_on_a_loop(tmp_path: Pa
                 seen.append(change)
 
         task = asyncio.create_task(listen())
-        await asyncio.sleep(0)
+        await until_listening(store.changes)
         try:
             await store.run(store.create_collection, "A")
             await until(seen, 1)
