@@ -8,19 +8,23 @@ registered dataclasses, and long work reports through a `progress` callback.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
 from .ask.events import AskEvent, AskRequest
 from .ask.export import chat_markdown
+from .briefs.events import Brief, BriefEvent, BriefRequest, BriefSummary
 from .domain.changes import Change
 from .domain.chats import ChatRecord
 from .domain.imports import BatchResult, ItemListing
 from .domain.models import DetectedServerInfo, InstalledModelInfo, ModelList, ModelTest
 from .domain.status import LibraryStatus
 from .domain.videos import Collection, VideoRecord, VideoSummary
+from .errors import not_found
 from .progress import ProgressCallback, ignore_progress
 from .search.request import SearchRequest, SearchResult
+from .settings import ModelSettings, ServerSetting
 
 if TYPE_CHECKING:  # the services are only built in the owner: clients never import them
     from .services import Services
@@ -66,8 +70,25 @@ class CoreAPI:
         """Give a video the user's own title; a later import of it keeps that title."""
         return await self._s.library.rename(ref, title)
 
+    async def set_media(self, ref: str, path: str) -> VideoRecord:
+        """Play a video from this local video or audio file from now on (one found beside
+        its subtitle file, or chosen by the user); kept when the video is imported again."""
+        return await self._s.library.set_media(ref, path)
+
     async def remove(self, ref: str) -> str:
         return await self._s.library.remove(ref)
+
+    async def thumbnail(self, video_id: str) -> str:
+        """The path of an image file showing the video, or "" when there is none: an image
+        beside its local file, else its thumbnail URL's image, downloaded once into the cache
+        (see `core/thumbnails.py`); never an error for a missing or unreachable picture."""
+        thumbnails = self._s.thumbnails
+        if thumbnails is None:
+            return ""
+        video = await asyncio.to_thread(self._s.engine.video, video_id)
+        if video is None:
+            raise not_found(f"no video {video_id!r} in the library", "it may have been removed")
+        return await thumbnails.path_for(video)
 
     # -- collections --------------------------------------------------------------------------
     async def list_collections(self) -> list[Collection]:
@@ -124,6 +145,24 @@ class CoreAPI:
         """Whether answers can be generated (else they are extractive)."""
         return self._s.registry.capable_chat_available()
 
+    # -- briefs -------------------------------------------------------------------------------
+    async def build_brief(self, request: BriefRequest) -> AsyncIterator[BriefEvent]:
+        """Progress steps, then the brief (saved in the library); cancel stops it unsaved."""
+        async for event in self._s.briefs.build(request):
+            yield event
+
+    async def list_briefs(self) -> list[BriefSummary]:
+        return await self._s.briefs.list()
+
+    async def get_brief(self, brief_id: str) -> Brief:
+        return await self._s.briefs.get(brief_id)
+
+    async def rename_brief(self, brief_id: str, title: str) -> None:
+        await self._s.briefs.rename(brief_id, title)
+
+    async def delete_brief(self, brief_id: str) -> None:
+        await self._s.briefs.delete(brief_id)
+
     # -- models -------------------------------------------------------------------------------
     async def list_models(self, detect: bool = False) -> ModelList:
         """The owner's models (the ones answers use) and the chat chain; `detect` looks for
@@ -149,7 +188,18 @@ class CoreAPI:
         return await self._s.models.remove_model(model_id)
 
     async def test_model(self, model_id: str | None = None) -> ModelTest:
+        """Load a model and measure it (a local model's speed is kept for the estimates
+        `list_models` gives of the others)."""
         return await self._s.models.test_model(model_id)
+
+    async def test_server(self, server: ServerSetting) -> ModelTest:
+        """Try an OpenAI-compatible server as typed, before it is saved."""
+        return await self._s.models.test_server(server)
+
+    async def apply_model_settings(self, models: ModelSettings) -> None:
+        """Answer by these model settings from now on, without a restart (see
+        `ModelService.apply_settings` for the few that wait for the next start)."""
+        await self._s.models.apply_settings(models)
 
     # -- changes ------------------------------------------------------------------------------
     async def changes(self) -> AsyncIterator[Change]:

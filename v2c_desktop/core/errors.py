@@ -6,7 +6,8 @@ says what to do about it.
 
 A hint is written once, in core, but the place to change a setting differs by face: a
 flag on the command line, a page of the app's settings, something to ask the user for an
-agent. So a hint names the settings it points at as `{proxy}` or `{cookies}`, and each
+agent. So a hint names the settings it points at as `{proxy}` or `{cookies}` (and the few
+actions that differ by face the same way: `{download-again}`, `{get-model}`), and each
 face renders it with `render_hint(hint, face)` (or `error.hint_for(face)`): the CLI never
 names a menu of the app, and the app never names a command-line flag.
 """
@@ -41,6 +42,22 @@ SETTING_WORDS: dict[str, dict[Face | None, str]] = {
         "app": "Settings → Imports → Cookies from browser",
         "agent": "the user's v2c setting Settings → Imports → Cookies from browser",
         None: "the cookies-from-browser setting",
+    },
+    # not a setting but an action each face words its own way: a download that stopped
+    "download-again": {
+        "cli": "run the same command again: the download resumes where it stopped",
+        "app": "try the download again: it resumes where it stopped",
+        "agent": "ask the user to download it again (in v2c: Settings → Models, or "
+        "`v2c models pull ID`): it resumes where it stopped",
+        None: "download it again: it resumes where it stopped",
+    },
+    # ... and where a chat model is found: the catalog, local files, model servers
+    "get-model": {
+        "cli": "download a chat model with `v2c models pull ID` (see `v2c models list`)",
+        "app": "get a chat model in Settings → Models",
+        "agent": "ask the user to get a chat model (in v2c: Settings → Models, or "
+        "`v2c models pull ID`)",
+        None: "get a chat model",
     },
 }
 _SETTING = re.compile(r"\{(" + "|".join(re.escape(name) for name in SETTING_WORDS) + r")\}")

@@ -11,16 +11,20 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .ask.service import AskService
+from .briefs.service import BriefService
+from .importers.web.fetch import make_http_client
+from .importers.web.settings import WebSettings
 from .importers.web_access import WebAccess
 from .library import Library
 from .models.installed.manager import ModelManager
 from .models.registry import ModelRegistry
 from .models.service import ModelService
 from .models.types import EmbeddingModel
-from .paths import library_path
+from .paths import app_paths, library_path
 from .search.engine import SearchEngine
 from .settings import Settings, load_settings
 from .store import LibraryStore, open_library
+from .thumbnails import Thumbnails
 
 
 @dataclass
@@ -33,6 +37,8 @@ class Services:
     registry: ModelRegistry
     asker: AskService
     models: ModelService
+    briefs: BriefService
+    thumbnails: Thumbnails | None = None
 
     @classmethod
     def open(
@@ -64,7 +70,24 @@ class Services:
             store.close()
             raise
         models = ModelService(registry, settings)
-        return cls(store, lib, engine, settings, embedder, registry, asker, models)
+        briefs = BriefService(store, lib, engine, registry, embedder)
+        proxy = settings.imports.proxy
+        thumbnails = Thumbnails(
+            app_paths().cache_dir / "thumbnails",
+            lambda: make_http_client(WebSettings(proxy=proxy, timeout=15)),
+        )
+        return cls(
+            store,
+            lib,
+            engine,
+            settings,
+            embedder,
+            registry,
+            asker,
+            models,
+            briefs,
+            thumbnails=thumbnails,
+        )
 
     async def aclose(self) -> None:
         try:
@@ -73,5 +96,7 @@ class Services:
             if self.embedder is not None:
                 await self.embedder.aclose()
             await self.registry.aclose()
+            if self.thumbnails is not None:
+                await self.thumbnails.aclose()
         finally:
             await self.store.aclose()

@@ -47,7 +47,7 @@ def test_no_module_under_owner_names_a_domain_type() -> None:
 
 @wire
 @dataclass(frozen=True)
-class BriefStep:
+class DigestStep:
     """Stands for a later feature's event type, defined outside core."""
 
     stage: str
@@ -55,29 +55,29 @@ class BriefStep:
     notes: list[str] = field(default_factory=list)
 
 
-class BriefService:
-    async def steps(self, count: int) -> AsyncIterator[BriefStep]:
+class DigestService:
+    async def steps(self, count: int) -> AsyncIterator[DigestStep]:
         for i in range(count):
-            yield BriefStep("map", i, [f"video {i}"])
+            yield DigestStep("map", i, [f"video {i}"])
 
-    async def last(self, step: BriefStep) -> BriefStep:
-        return BriefStep(step.stage, step.done + 1, [*step.notes, "seen by the owner"])
+    async def last(self, step: DigestStep) -> DigestStep:
+        return DigestStep(step.stage, step.done + 1, [*step.notes, "seen by the owner"])
 
 
 def test_a_new_features_types_cross_the_owner_without_touching_it() -> None:
     folder = short_dir()
 
     async def go() -> None:
-        server = OwnerServer(BriefService(), folder / "s.sock")
+        server = OwnerServer(DigestService(), folder / "s.sock")
         await server.start()
         client = OwnerClient(folder / "s.sock", client_name="pytest")
         await client.connect()
         try:
             proxy = RemoteProxy(client)
             steps = [s async for s in proxy.steps(3)]
-            assert steps == [BriefStep("map", i, [f"video {i}"]) for i in range(3)]
-            back = await proxy.last(BriefStep("reduce", 1))
-            assert back == BriefStep("reduce", 2, ["seen by the owner"])
+            assert steps == [DigestStep("map", i, [f"video {i}"]) for i in range(3)]
+            back = await proxy.last(DigestStep("reduce", 1))
+            assert back == DigestStep("reduce", 2, ["seen by the owner"])
         finally:
             await client.aclose()
             await server.aclose()

@@ -12,7 +12,7 @@ from typing import Literal
 
 from ..wire import wire
 
-Subject = Literal["video", "collection", "chat", "index"]
+Subject = Literal["video", "collection", "chat", "index", "brief"]
 Action = Literal["added", "updated", "removed", "changed"]
 
 

@@ -21,6 +21,7 @@ EVERYTHING = (
     Change("collection", "changed"),
     Change("chat", "changed"),
     Change("index", "changed"),
+    Change("brief", "changed"),
 )
 
 

@@ -34,6 +34,7 @@ from ..domain.chats import ChatMessageRecord, ChatRecord
 from ..domain.videos import Collection, VideoRecord, VideoSummary
 from ..errors import V2CError
 from ..library_lock import LibraryLock, library_in_use
+from . import briefs as brief_table
 from . import chats as chat_table
 from . import collections as collection_table
 from . import search_index
@@ -175,6 +176,12 @@ class LibraryStore:
             video_table.rename(conn, video_id, title)
         self._changed("video", "updated", video_id)
 
+    def set_media(self, video_id: str, path: str) -> None:
+        """Point a video at its local media file (see `videos.set_media`)."""
+        with self._transaction() as conn:
+            video_table.set_media(conn, video_id, path)
+        self._changed("video", "updated", video_id)
+
     def delete_video(self, video_id: str) -> None:
         """Remove a video with its segments, chapters, memberships and search index."""
         with self._transaction() as conn:
@@ -312,6 +319,50 @@ class LibraryStore:
         with self._transaction() as conn:
             chat_table.delete(conn, chat_id)
         self._changed("chat", "removed", chat_id)
+
+    # -- briefs -----------------------------------------------------------------------------
+    def save_brief(
+        self,
+        brief_id: str,
+        title: str,
+        question: str,
+        template: str,
+        scope: dict[str, Any],
+        model: str | None,
+        status: str,
+        result: Any,
+    ) -> None:
+        with self._transaction() as conn:
+            brief_table.save(
+                conn, brief_id, title, question, template, scope, model, status, result
+            )
+        self._changed("brief", "updated", brief_id)
+
+    def list_briefs(self) -> list[tuple[Any, ...]]:
+        with self._reading() as conn:
+            return brief_table.list_all(conn)
+
+    def get_brief(self, brief_id: str) -> Any:
+        with self._reading() as conn:
+            return brief_table.get(conn, brief_id)
+
+    def rename_brief(self, brief_id: str, title: str) -> None:
+        with self._transaction() as conn:
+            brief_table.rename(conn, brief_id, title)
+        self._changed("brief", "updated", brief_id)
+
+    def delete_brief(self, brief_id: str) -> None:
+        with self._transaction() as conn:
+            brief_table.delete(conn, brief_id)
+        self._changed("brief", "removed", brief_id)
+
+    def brief_map(self, key: Sequence[Any]) -> list[dict[str, Any]] | None:
+        with self._reading() as conn:
+            return brief_table.get_map(conn, key)
+
+    def put_brief_map(self, key: Sequence[Any], claims: list[dict[str, Any]]) -> None:
+        with self._transaction() as conn:
+            brief_table.put_map(conn, key, claims)
 
     # -- facts ------------------------------------------------------------------------------
     def schema_migrations(self) -> list[str]:

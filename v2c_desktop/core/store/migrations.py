@@ -167,6 +167,37 @@ MIGRATIONS: tuple[Migration, ...] = (
         "0006_user_titles",
         ("ALTER TABLE videos ADD COLUMN user_title VARCHAR",),
     ),
+    Migration(
+        # Saved briefs (the whole result as JSON, as it was shown) and the per-chunk claims
+        # of their map step, cached by transcript, model and prompt version so a re-run after
+        # adding one video maps only that video.
+        "0007_briefs",
+        (
+            """CREATE TABLE briefs (
+                id VARCHAR PRIMARY KEY,
+                title VARCHAR NOT NULL,
+                question VARCHAR NOT NULL,
+                template VARCHAR NOT NULL,
+                scope VARCHAR NOT NULL DEFAULT '{}',
+                model VARCHAR,
+                status VARCHAR NOT NULL,
+                result VARCHAR NOT NULL,
+                created_at TIMESTAMP NOT NULL,
+                updated_at TIMESTAMP NOT NULL
+            )""",
+            """CREATE TABLE brief_maps (
+                video_id VARCHAR NOT NULL,
+                transcript_key VARCHAR NOT NULL,
+                model VARCHAR NOT NULL,
+                prompt_version VARCHAR NOT NULL,
+                chunk_budget INTEGER NOT NULL,
+                chunk INTEGER NOT NULL,
+                claims VARCHAR NOT NULL,
+                created_at TIMESTAMP NOT NULL,
+                PRIMARY KEY (video_id, transcript_key, model, prompt_version, chunk_budget, chunk)
+            )""",
+        ),
+    ),
 )
 
 

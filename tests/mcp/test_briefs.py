@@ -1,0 +1,96 @@
+"""`build_brief` and `extract` through a real `v2c mcp` and the official MCP client.
+
+The server has no capable chat model (only the SmolLM2 test model), so a brief is the
+extractive one, labelled as such; a JSON Schema needs a model and says so; an unsupported
+schema keyword is refused at once. Progress notifications arrive stage by stage.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import corpus_path
+from tests.mcp.harness import McpProcess, build_library, error_of, server_env, text_of
+from tests.unit.owner.toys import remove_dir, short_dir
+
+pytestmark = pytest.mark.corpus
+
+MAKE = "how_we_make_memories_crash_course_psychology_13"
+FORGET = "remembering_and_forgetting_crash_course_psychology_14"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[McpProcess]:
+    base = tmp_path_factory.mktemp("briefs")
+    folder = base / "memory"
+    folder.mkdir()
+    for name in (MAKE, FORGET):
+        for suffix in (".en.srt", ".info.json"):
+            source = corpus_path(f"transcripts/crashcourse-psychology/{name}{suffix}")
+            (folder / source.name).write_bytes(source.read_bytes())
+    runtime = short_dir()
+    library, home = base / "library.duckdb", base / "home"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("V2C_HOME", str(home))
+        build_library(library, [str(folder)])
+    process = McpProcess(library, server_env(home, runtime))
+    yield process
+    process.close()
+    remove_dir(runtime)
+
+
+def _ids(server: McpProcess) -> list[str]:
+    found = json.loads(
+        server.text("list_items", {"url": str(Path(server.stderr_path).parent / "memory")})
+    )
+    return [item["id"] for item in found["items"]]
+
+
+def test_build_brief_is_extractive_cited_and_reports_progress(server: McpProcess) -> None:
+    server.progress.clear()
+    result = server.call(
+        "build_brief",
+        {"question": "How are memories made and lost?", "urls": _ids(server)},
+        progress=True,
+    )
+    text = text_of(result)
+    assert not result.is_error, text
+    assert text.startswith("# How are memories made and lost?")
+    assert "Extractive brief: no chat model wrote this" in text
+    assert "](https://www.youtube.com/watch?v=" in text and "&t=" in text
+    assert "## Coverage" in text and "Status: complete; extractive" in text
+    values = [p for p, _, _ in server.progress]
+    assert values and values == sorted(values)  # stage by stage, never backwards
+    assert any("scope" in (m or "") for _, _, m in server.progress)
+
+
+def test_build_brief_as_json_holds_the_whole_brief(server: McpProcess) -> None:
+    result = server.call(
+        "build_brief",
+        {"question": "What helps us remember?", "urls": _ids(server), "format": "json"},
+    )
+    body = json.loads(text_of(result))
+    assert body["extractive"] is True and body["topics"]
+    for topic in body["topics"]:
+        for point in topic["points"]:
+            assert point["support"] and all(c["quote"] and c["url"] for c in point["support"])
+    assert body["markdown"].startswith("# What helps us remember?")
+
+
+def test_extract_refuses_an_unsupported_schema_and_needs_a_model_for_one(
+    server: McpProcess,
+) -> None:
+    bad = {"type": "object", "properties": {"x": {"$ref": "#/defs/y"}}}
+    refused = error_of(server.call("extract", {"urls": _ids(server), "schema": bad}))
+    assert refused["error"] == "bad-request" and "'$ref'" in refused["message"]
+    fine = {
+        "type": "object",
+        "properties": {"facts": {"type": "array", "items": {"type": "string"}}},
+    }
+    needs = error_of(server.call("extract", {"urls": _ids(server), "schema": fine}))
+    assert needs["error"] == "bad-request" and "needs a chat model" in needs["message"]
+    assert "models pull" in needs["hint"]

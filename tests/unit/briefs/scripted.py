@@ -1,0 +1,257 @@
+"""A scripted model that writes briefs from what its prompt really holds (tests only).
+
+It reads the fenced sources (or numbered claims) out of the prompt and answers each step's
+JSON Schema deterministically: real quotes for lines that mention a keyword, plus one
+invented quote and one real quote at a wrong time per chunk, so verification has work to
+do. It can be told to fail reading one video, or to wait for an event (to test cancel).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from v2c_desktop.core.models.types import (
+    ChatDone,
+    ChatEvent,
+    ChatMessage,
+    ChatOptions,
+    ModelCallFailed,
+    ModelInfo,
+    Usage,
+)
+from v2c_desktop.core.timecode import clock, parse_time
+
+LABEL = re.compile(r"^\[(\d+)\] (.+)$")
+LINE = re.compile(r"^\[(\d+:\d\d(?::\d\d)?)\] (.+)$")
+CLAIM = re.compile(r"^claim (\d+) \((.+); topic: (.+)\)$")
+
+
+@dataclass
+class BriefWriter:
+    model_id: str = "scripted/brief-writer"
+    context_window: int = 4096
+    keyword: str = "memor"
+    fail_on_title: str | None = None
+    wait_for: asyncio.Event | None = None
+    calls: list[str] = field(default_factory=list)
+
+    @property
+    def info(self) -> ModelInfo:
+        return ModelInfo(
+            id=self.model_id,
+            kind="chat",
+            runtime="scripted",
+            context_window=self.context_window,
+            capable=True,
+            local=True,
+        )
+
+    async def chat(
+        self, messages: Sequence[ChatMessage], options: ChatOptions = ChatOptions()
+    ) -> AsyncIterator[ChatEvent]:
+        yield ChatDone(self.model_id, Usage(1, 1))
+
+    def count_tokens(self, text: str) -> int:
+        return max(1, len(text) // 4)
+
+    async def aclose(self) -> None:
+        return None
+
+    async def complete_json(
+        self,
+        messages: Sequence[ChatMessage],
+        json_schema: dict[str, Any],
+        options: ChatOptions = ChatOptions(),
+    ) -> dict[str, Any]:
+        prompt = messages[-1].content
+        props = json_schema.get("properties", {})
+        step = "map" if "claims" in props else "data" if "data" in props else "answer"
+        self.calls.append(step)
+        if self.wait_for is not None:
+            await self.wait_for.wait()
+        sources = _sources(prompt)
+        if self.fail_on_title and any(self.fail_on_title in t for t, _ in sources.values()):
+            raise ModelCallFailed(self.model_id, "server-error", "scripted failure")
+        if step == "map":
+            return {"claims": self._claims(sources)}
+        inline = _is_inline(json_schema)
+        claims = _claims_in(prompt)
+        if step == "data":
+            return self._data(sources, claims, inline)
+        if "points" in props:
+            return self._points(sources, claims, inline)
+        return self._comparison(sources, claims, inline)
+
+    # -- steps ---------------------------------------------------------------------------
+    def _claims(
+        self, sources: dict[int, tuple[str, list[tuple[str, str]]]]
+    ) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for n, (_title, lines) in sources.items():
+            hits = [(t, text) for t, text in lines if self.keyword in text.lower()][:3]
+            for time, text in hits:
+                out.append(
+                    {
+                        "claim": f"The video says: {text[:60]}",
+                        "quote": _words(text, 8),
+                        "source": n,
+                        "time": time,
+                        "topic": "Memory",
+                    }
+                )
+            out.append(
+                {
+                    "claim": "An invented claim",
+                    "quote": "bananas orbit the moon every single tuesday morning",
+                    "source": n,
+                    "time": "0:10",
+                    "topic": "Nonsense",
+                }
+            )
+            if len(lines) > 10:  # a chunk long enough for "elsewhere" to be far away
+                time, text = lines[0]
+                later = clock(parse_time(lines[-1][0]))
+                out.append(
+                    {
+                        "claim": "Said at another time",
+                        "quote": _words(text, 10),
+                        "source": n,
+                        "time": later,
+                        "topic": "Memory",
+                    }
+                )
+        return out
+
+    def _evidence(self, sources, claims, inline, index):  # type: ignore[no-untyped-def]
+        if not inline:
+            return [claims[index][0]] if index < len(claims) else []
+        flat = [
+            (n, t, text)
+            for n, (_, lines) in sources.items()
+            for t, text in lines
+            if self.keyword in text.lower()
+        ]
+        if index >= len(flat):
+            return []
+        n, time, text = flat[index]
+        return [{"source": n, "time": time, "quote": _words(text, 8)}]
+
+    def _points(self, sources, claims, inline):  # type: ignore[no-untyped-def]
+        by_video: dict[str, list[int]] = {}
+        for n, title in claims:
+            by_video.setdefault(title, []).append(n)
+        points: list[dict[str, Any]] = []
+        if inline:
+            points.append(
+                {
+                    "topic": "Memory",
+                    "text": "Both videos describe memory.",
+                    "support": self._evidence(sources, claims, True, 0)
+                    + self._evidence(sources, claims, True, 4),
+                }
+            )
+            points.append(
+                {
+                    "topic": "Made up",
+                    "text": "A point with a made-up quote.",
+                    "support": [
+                        {
+                            "source": 1,
+                            "time": "0:05",
+                            "quote": "nothing like this was ever said here",
+                        }
+                    ],
+                }
+            )
+        else:
+            firsts = [ids[0] for ids in by_video.values()]
+            points.append(
+                {
+                    "topic": "memories",
+                    "text": "Both videos describe how memory works.",
+                    "support": firsts,
+                }
+            )
+            videos = list(by_video.values())
+            if len(videos) >= 2 and len(videos[0]) > 1 and len(videos[1]) > 1:
+                points.append(
+                    {
+                        "topic": "Memory",
+                        "text": "Memories are reliable.",
+                        "support": [videos[0][1]],
+                        "oppose": [videos[1][1]],
+                        "counter": "Memories are rebuilt each time.",
+                    }
+                )
+        return {
+            "title": "Memory, briefly",
+            "bottom_line": "Memory is built and rebuilt.",
+            "points": points,
+        }
+
+    def _comparison(self, sources, claims, inline):  # type: ignore[no-untyped-def]
+        good = self._evidence(sources, claims, inline, 0)
+        bad = (
+            [{"source": 1, "time": "0:05", "quote": "a cell the videos never fill"}]
+            if inline
+            else [999]
+        )
+        return {
+            "criteria": ["how memories form"],
+            "options": [
+                {
+                    "name": "Video one",
+                    "cells": [
+                        {"criterion": "how memories form", "value": "encoding", "sources": good},
+                        {"criterion": "how memories form", "value": "made up", "sources": bad},
+                    ],
+                },
+            ],
+            "verdict": {"text": "They agree.", "sources": good},
+        }
+
+    def _data(self, sources, claims, inline):  # type: ignore[no-untyped-def]
+        return {
+            "data": {"topic": "memory", "facts": ["encoding matters", "unsupported fact"]},
+            "citations": [
+                {"pointer": "/facts/0", "sources": self._evidence(sources, claims, inline, 0)}
+            ],
+        }
+
+
+def _sources(prompt: str) -> dict[int, tuple[str, list[tuple[str, str]]]]:
+    out: dict[int, tuple[str, list[tuple[str, str]]]] = {}
+    current: int | None = None
+    for raw in prompt.splitlines():
+        line = raw.strip()
+        label = LABEL.match(line)
+        if label and not LINE.match(line):
+            current = int(label.group(1))
+            out[current] = (label.group(2), [])
+            continue
+        found = LINE.match(line)
+        if found and current is not None:
+            out[current][1].append((found.group(1), found.group(2)))
+    return out
+
+
+def _claims_in(prompt: str) -> list[tuple[int, str]]:
+    return [
+        (int(m.group(1)), m.group(2))
+        for m in (CLAIM.match(line.strip()) for line in prompt.splitlines())
+        if m
+    ]
+
+
+def _is_inline(schema: Any) -> bool:
+    """Whether evidence is quoted inline (objects) or named by claim number (integers)."""
+    text = repr(schema)
+    return "'quote'" in text
+
+
+def _words(text: str, count: int) -> str:
+    return " ".join(text.split()[:count])

@@ -1,0 +1,1 @@
+"""Cited briefs and structured extraction over many videos (Qt-free; see `service`)."""

@@ -1,0 +1,354 @@
+"""The brief service: scope -> sources -> (model pipeline | extractive) -> brief, saved.
+
+A build is a long job: it streams progress (`scope`, `map 3/12`, `verify`, `reduce`, `render`)
+from its first moment, can be cancelled at any point (nothing is saved until the end), and
+ends with a brief, complete or honestly partial, never an endless "working". Saved briefs
+keep their question, template, scope, model, timings and result; a re-run rebuilds one in
+place, reusing the cached maps of videos whose transcripts did not change.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+from ..errors import V2CError, bad_request
+from ..library import Library
+from ..models.chain import ModelChoice
+from ..models.registry import ModelRegistry
+from ..models.types import ChatModel, EmbeddingModel
+from ..search.engine import SearchEngine
+from ..search.request import SearchRequest
+from ..store import LibraryStore
+from ..wire_codec import decode, encode
+from .events import (
+    Brief,
+    BriefDone,
+    BriefEvent,
+    BriefRequest,
+    BriefStep,
+    BriefSummary,
+    SourceCoverage,
+    StageTiming,
+)
+from .evidence import Evidence
+from .extractive import extractive_topics
+from .generate import Generated, MapKey, Spec, generate
+from .render import markdown
+from .schema_subset import check_schema
+from .sources import BriefSource, number_sources
+from .templates import template
+
+SEARCH_VIDEOS = 10
+MAX_VIDEOS = 60
+
+
+class BriefService:
+    def __init__(
+        self,
+        store: LibraryStore,
+        library: Library,
+        engine: SearchEngine,
+        registry: ModelRegistry | None,
+        embedder: EmbeddingModel | None,
+    ) -> None:
+        self.store, self.library, self.engine = store, library, engine
+        self.registry, self.embedder = registry, embedder
+
+    # -- building ---------------------------------------------------------------------------
+    async def build(self, request: BriefRequest) -> AsyncIterator[BriefEvent]:
+        """Progress steps, then the brief (saved); a `V2CError` for a request that cannot run."""
+        started = time.perf_counter()
+        yield BriefStep("scope", 0, None, "reading the videos")
+        if request.rerun:
+            request = await self._rerun_request(request)
+        spec = _spec(request)
+        if not request.question.strip():
+            raise bad_request("a brief needs a question", "say what the brief should answer")
+        records = await self._scope(request)
+        sources = number_sources(records)
+        yield BriefStep("scope", len(records), len(records), f"{len(sources)} distinct videos")
+        timings = [StageTiming("retrieve", _ms(started))]
+        chain, why = self._chain(request)
+        generated: Generated
+        if not chain:
+            if spec.template is None:
+                raise bad_request(
+                    "filling your own JSON Schema needs a chat model",
+                    f"{why}; {{get-model}}, or start Ollama or LM Studio",
+                )
+            yield BriefStep("extract", 0, len(sources), "finding the best passages")
+            generated = await self._extractive(request, sources, spec, why)
+            yield BriefStep("extract", len(sources), len(sources), "passages grouped")
+        else:
+            generated = Generated()
+            async for event in generate(
+                request.question,
+                sources,
+                spec,
+                chain,
+                cached=self._cached_map,
+                remember=self._remember_map,
+            ):
+                if isinstance(event, Generated):
+                    generated = event
+                else:
+                    yield event
+        yield BriefStep("render", 0, 1, "writing the brief")
+        render_started = time.perf_counter()
+        brief = self._brief(request, spec, sources, records, chain, generated, timings)
+        markdown(brief, request.max_words)  # rendered once here, so its cost is measured
+        brief.timings.append(StageTiming("render", _ms(render_started)))
+        await self.store.run(
+            self.store.save_brief,
+            brief.id,
+            brief.title,
+            brief.question,
+            brief.template,
+            brief.scope,
+            brief.model,
+            brief.status,
+            encode(brief),
+        )
+        yield BriefStep("render", 1, 1, "saved")
+        yield BriefDone(brief)
+
+    def _chain(self, request: BriefRequest) -> tuple[list[ChatModel], str]:
+        """The models to try (empty: extractive), and why none when so."""
+        if request.extractive:
+            return [], "you asked for an extractive brief"
+        if self.registry is None:
+            return [], "this library was opened without models"
+        if request.model:
+            choice = ModelChoice(
+                self.registry.default_choice().policy, request.model, request.strict
+            )
+            return self.registry.chain(choice), ""
+        chain = [m for m in self.registry.chain() if m.info.capable]
+        return (chain, "") if chain else ([], self.registry.why_no_capable_chat())
+
+    async def _scope(self, request: BriefRequest) -> list[Any]:
+        ids = list(request.video_ids)
+        if request.collection:
+            ids.extend((await self.library.get_collection(request.collection)).video_ids)
+        if request.search:
+            found = await self.engine.search(SearchRequest(request.search, limit=50))
+            ids.extend(list(dict.fromkeys(h.video_id for h in found.hits))[:SEARCH_VIDEOS])
+        if not ids:
+            raise bad_request(
+                "no videos to brief",
+                "name videos, a collection or a search (see `v2c list` and `v2c collections`)",
+            )
+        resolved = list(dict.fromkeys([await self.library.resolve(v) for v in ids]))
+        if len(resolved) > MAX_VIDEOS:
+            raise bad_request(
+                f"{len(resolved)} videos is more than one brief reads ({MAX_VIDEOS})",
+                "narrow the collection or the search",
+            )
+        return [await self.library.get_video(v) for v in resolved]
+
+    async def _extractive(
+        self, request: BriefRequest, sources: list[BriefSource], spec: Spec, why: str
+    ) -> Generated:
+        started = time.perf_counter()
+        evidence = Evidence(sources)
+        embed = self.embedder.embed if self.embedder is not None else None
+        topics = await extractive_topics(
+            request.question, sources, evidence, self.engine.search, embed
+        )
+        result = Generated(evidence=evidence, topics=topics, pass_kind="extractive")
+        shared = sum(
+            1 for t in topics for p in t.points if len({c.video_id for c in p.support}) > 1
+        )
+        result.bottom_line = (
+            f"No chat model wrote this ({why}). These are the passages that best match the "
+            f"question in {len(sources)} videos, grouped into {len(topics)} topics; "
+            f"{shared} of them come up in two or more videos."
+        )
+        if spec.name != "brief":
+            result.notes.append(
+                f"the {spec.name} template needs a chat model; this is an extractive brief"
+            )
+        result.timings.append(StageTiming("extract", _ms(started)))
+        return result
+
+    def _brief(
+        self,
+        request: BriefRequest,
+        spec: Spec,
+        sources: list[BriefSource],
+        records: list[Any],
+        chain: list[ChatModel],
+        generated: Generated,
+        timings: list[StageTiming],
+    ) -> Brief:
+        cited: dict[str, int] = {}
+        for topic in generated.topics:
+            for point in topic.points:
+                for c in [*point.support, *point.oppose]:
+                    cited[c.video_id] = cited.get(c.video_id, 0) + 1
+        for citations in generated.data_citations.values():
+            for c in citations:
+                cited[c.video_id] = cited.get(c.video_id, 0) + 1
+        coverage: list[SourceCoverage] = []
+        copies = {copy: s for s in sources for copy in s.copies}
+        by_id = {r.video.id: r for r in records}
+        for source in sources:
+            reason = generated.not_read.get(source.video_id, "")
+            coverage.append(
+                SourceCoverage(
+                    source.video_id,
+                    source.title,
+                    "not-read" if reason else "read",
+                    cited.get(source.video_id, 0),
+                    reason,
+                    list(source.copies),
+                )
+            )
+        for copy, original in copies.items():
+            title = by_id[copy].video.title or copy
+            coverage.append(
+                SourceCoverage(copy, title, "duplicate", reason=f"a copy of {original.title}")
+            )
+        limitations: list[str] = list(generated.limitations)
+        if chain and not chain[0].info.capable:
+            limitations.append(
+                f"{chain[0].info.label or chain[0].info.id} is a small test model: expect few "
+                "points and weak wording (every quote shown was still checked)"
+            )
+        if generated.removed_items:
+            limitations.append(
+                f"{generated.removed_items} items were left out because none of their quotes "
+                "checked out"
+            )
+        not_read = [c for c in coverage if c.status == "not-read"]
+        has_content = bool(generated.topics) or bool(generated.data)
+        complete = (
+            has_content
+            and not generated.notes
+            and not not_read
+            and not generated.removed_items
+            and not generated.uncited
+        )
+        evidence = generated.evidence or Evidence(sources)
+        notes = list(generated.notes)
+        if not has_content and not notes and not chain:
+            notes.append("no passage of these videos matches the question")
+        elif not has_content and not notes:
+            rejected = len(evidence.unverified)
+            notes.append(
+                f"nothing could be cited: none of the model's {rejected} quotes checked out "
+                "against the transcripts (they are listed under the claims left out)"
+                if rejected
+                else "nothing could be cited: the model quoted nothing from the videos"
+            )
+        served = sorted(generated.served_by)
+        brief_id = request.rerun or f"brief-{secrets.token_hex(6)}"
+        title = request.title or generated.title or request.question.strip()[:80]
+        return Brief(
+            id=brief_id,
+            title=title,
+            question=request.question,
+            template=spec.name,
+            bottom_line=generated.bottom_line,
+            topics=generated.topics,
+            coverage=coverage,
+            unverified=list(evidence.unverified),
+            limitations=limitations,
+            notes=notes,
+            status="complete" if complete else "partial",
+            extractive=not chain,
+            model=", ".join(served) if served else None,
+            pass_kind="extractive" if not chain else generated.pass_kind,  # type: ignore[arg-type]
+            timings=[*timings, *generated.timings],
+            data=generated.data,
+            data_citations=generated.data_citations,
+            uncited=generated.uncited,
+            reused_maps=generated.reused_maps,
+            scope=_scope_of(request),
+        )
+
+    # -- the map cache ----------------------------------------------------------------------
+    async def _cached_map(self, key: MapKey) -> list[dict[str, Any]] | None:
+        return await self.store.run(self.store.brief_map, key)
+
+    async def _remember_map(self, key: MapKey, claims: list[dict[str, Any]]) -> None:
+        await self.store.run(self.store.put_brief_map, key, claims)
+
+    # -- saved briefs -----------------------------------------------------------------------
+    async def list(self) -> list[BriefSummary]:
+        rows = await self.store.run(self.store.list_briefs)
+        return [
+            BriefSummary(
+                str(r[0]),
+                str(r[1]),
+                str(r[2]),
+                str(r[3]),
+                r[4],
+                r[5],
+                str(r[6]),
+                str(r[7]),
+                json.loads(r[8] or "{}"),
+            )
+            for r in rows
+        ]
+
+    async def get(self, brief_id: str) -> Brief:
+        raw = await self.store.run(self.store.get_brief, brief_id)
+        brief = decode(raw, Brief)
+        if not isinstance(brief, Brief):
+            raise V2CError("internal", f"the saved brief {brief_id} cannot be read")
+        return brief
+
+    async def rename(self, brief_id: str, title: str) -> None:
+        await self.store.run(self.store.rename_brief, brief_id, title)
+
+    async def delete(self, brief_id: str) -> None:
+        await self.store.run(self.store.delete_brief, brief_id)
+
+    async def _rerun_request(self, request: BriefRequest) -> BriefRequest:
+        """The saved brief's own request (its scope re-read: a collection may have grown)."""
+        saved = await self.get(request.rerun or "")
+        scope = saved.scope
+        return BriefRequest(
+            question=saved.question,
+            video_ids=tuple(scope.get("video_ids") or ()),
+            collection=scope.get("collection"),
+            search=scope.get("search"),
+            template=scope.get("template") or saved.template,
+            schema=scope.get("schema"),
+            model=request.model or scope.get("model"),
+            strict=bool(scope.get("strict")),
+            extractive=request.extractive or bool(scope.get("extractive")),
+            max_words=int(scope.get("max_words") or request.max_words),
+            rerun=saved.id,
+            title=saved.title,
+        )
+
+
+def _spec(request: BriefRequest) -> Spec:
+    if request.schema is not None:
+        check_schema(request.schema)
+        return Spec(None, request.schema)
+    return Spec(template(request.template))
+
+
+def _scope_of(request: BriefRequest) -> dict[str, Any]:
+    return {
+        "video_ids": list(request.video_ids),
+        "collection": request.collection,
+        "search": request.search,
+        "template": request.template,
+        "schema": request.schema,
+        "model": request.model,
+        "strict": request.strict,
+        "extractive": request.extractive,
+        "max_words": request.max_words,
+    }
+
+
+def _ms(since: float) -> float:
+    return round((time.perf_counter() - since) * 1000, 1)
