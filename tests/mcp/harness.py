@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from mcp import ClientSession, StdioServerParameters, stdio_client
-from mcp.types import CallToolResult, TextContent
+from mcp.types import CallToolResult, Implementation, TextContent
 
 from tests.conftest import REPO, child_env
 from v2c_desktop.core.services import Services
@@ -89,8 +89,10 @@ class McpProcess:
         command: list[str] | None = None,
         cwd: Path = REPO,
         start_timeout: float = 90.0,
+        client_info: Implementation | None = None,
     ) -> None:
         self.name = name
+        self._client_info = client_info  # what `initialize` says about us (None: the SDK's)
         self.stderr_path = library.parent / f"{name}.stderr"
         self.junk: list[Exception] = []
         self.progress: list[tuple[float, float | None, str | None]] = []
@@ -117,7 +119,9 @@ class McpProcess:
             with self.stderr_path.open("w") as errlog:
                 async with (
                     stdio_client(self._params, errlog=errlog) as (read, write),
-                    ClientSession(read, write, message_handler=self._on_message) as session,
+                    ClientSession(
+                        read, write, message_handler=self._on_message, client_info=self._client_info
+                    ) as session,
                 ):
                     await session.initialize()
                     self._session = session

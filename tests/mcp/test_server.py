@@ -30,6 +30,7 @@ BAYES = "transcripts/3blue1brown/2019_bayes-theorem/captions.en.srt"
 GRADIENT = "transcripts/3blue1brown/2017_gradient-descent/captions.en.srt"
 SAMPLES = REPO / "resources" / "samples"
 CONSCIOUSNESS = "youtube:jReX7qKU2yc"
+ATTENTION = "attention"  # the collection the `attention` fixture makes
 
 TOOLS = {
     "get_transcript",
@@ -46,9 +47,11 @@ TOOLS = {
     "create_collection",
     "add_to_collection",
     "get_collection",
+    "build_brief",
+    "extract",
 }
 STRUCTURED = {"list_formats", "get_outline", "list_items", "list_models"}
-WRITES = {"create_collection", "add_to_collection", "ask"}
+WRITES = {"create_collection", "add_to_collection", "ask", "build_brief", "extract"}
 
 
 @pytest.fixture(scope="module")
@@ -66,6 +69,22 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[McpProcess]:
     yield process
     process.close()
     assert not process.junk, f"non-protocol output on stdout: {process.junk}"
+
+
+@pytest.fixture
+def attention(server: McpProcess) -> str:
+    """A collection holding the Consciousness video, made if this server has none yet.
+
+    The server is shared by the module's tests, so a test that reads a collection makes the
+    one it reads (idempotently) instead of counting on another test having made one first:
+    every test passes alone and in any order.
+    """
+    listed = json.loads(server.text("list_collections"))["collections"]
+    if ATTENTION not in {c["id"] for c in listed}:
+        created = json.loads(server.text("create_collection", {"name": "Attention"}))
+        assert created["collection"]["id"] == ATTENTION
+    server.text("add_to_collection", {"collection": ATTENTION, "urls": [CONSCIOUSNESS]})
+    return ATTENTION
 
 
 def _video_id(server: McpProcess, source: str) -> str:
@@ -253,7 +272,9 @@ def test_collections_create_fill_and_read(server: McpProcess) -> None:
     assert single["error"] == "bad-request" and "single video" in single["message"]
 
 
-def test_export_context_pack_lists_what_it_could_not_include(server: McpProcess) -> None:
+def test_export_context_pack_lists_what_it_could_not_include(
+    server: McpProcess, attention: str
+) -> None:
     server.progress.clear()
     result = server.call(
         "export_context_pack",
@@ -273,8 +294,8 @@ def test_export_context_pack_lists_what_it_could_not_include(server: McpProcess)
     assert "cursor" in text, "a cut transcript says how to read on"
     values = [v for v, _, _ in server.progress]
     assert values and values == sorted(set(values)), "progress per video, increasing"
-    whole = server.text("export_context_pack", {"collection": "mind-and-attention"})
-    assert whole.startswith("# Context pack: Mind and attention") and "whole)" in whole
+    whole = server.text("export_context_pack", {"collection": attention})
+    assert whole.startswith("# Context pack: Attention") and "whole)" in whole
 
 
 # -- ask, resources, prompts ------------------------------------------------------------------
@@ -294,19 +315,22 @@ def test_ask_returns_the_answer_and_cited_sources(server: McpProcess) -> None:
         re.M,
     ), text
     assert '    "' in text  # the quote under the source line
-    error = json.loads(text_of(server.call("ask", {"question": "x", "urls": ["/nope.srt"]})))
-    assert set(error) == {"error", "attempts"} and error["error"]["code"] == "bad-request"
+    # every tool's error shape, `ask` included: flat code, message, hint, attempts
+    error = error_of(server.call("ask", {"question": "x", "urls": ["/nope.srt"]}))
+    assert set(error) == {"error", "message", "hint", "attempts"}, error
+    assert error["error"] == "bad-request" and error["message"] and error["hint"]
+    assert error["attempts"] == []
 
 
-def test_resources_read_and_unknown_ids_are_errors(server: McpProcess) -> None:
+def test_resources_read_and_unknown_ids_are_errors(server: McpProcess, attention: str) -> None:
     meta = server.run(lambda s: s.read_resource("v2c://video/youtube%3AjReX7qKU2yc"))
     assert json.loads(meta.contents[0].text)["title"].startswith("Consciousness")  # type: ignore[union-attr]
     transcript = server.run(lambda s: s.read_resource("v2c://video/jReX7qKU2yc/transcript"))
     body = transcript.contents[0].text  # type: ignore[union-attr]
     assert body.startswith("Title: Consciousness") and "[0:00] " in body
-    collection = server.run(lambda s: s.read_resource("v2c://collection/mind-and-attention"))
+    collection = server.run(lambda s: s.read_resource(f"v2c://collection/{attention}"))
     data = json.loads(collection.contents[0].text)  # type: ignore[union-attr]
-    assert data["collection"]["id"] == "mind-and-attention" and data["missing"] == []
+    assert data["collection"]["id"] == attention and data["missing"] == []
     with pytest.raises(MCPError) as caught:
         server.run(lambda s: s.read_resource("v2c://video/youtube%3Anothere"))
     assert "no video" in caught.value.message and caught.value.data["error"] == "not-found"

@@ -38,11 +38,16 @@ MISSING_HINT = (
 SessionOpener = Callable[[Path], Awaitable[Session[CoreAPI]]]
 
 
+def default_client_name() -> str:
+    """How the owner lists us until the MCP client has said who it is."""
+    return f"v2c mcp ({os.getpid()})"
+
+
 async def open_library_session(library: Path) -> Session[CoreAPI]:
     """Become the library's owner (serving `CoreAPI` to the others) or a client of the owner,
     through the core's one door; DuckDB opens on a thread, so the event loop keeps
     answering the MCP client (and, once we own the library, other processes) meanwhile."""
-    return await open_api(library, client_name=f"v2c mcp ({os.getpid()})")
+    return await open_api(library, client_name=default_client_name())
 
 
 @dataclass
@@ -53,6 +58,7 @@ class Deps:
     cwd: Path = field(default_factory=Path.cwd)
     opener: SessionOpener = open_library_session
     session: Session[CoreAPI] | None = None
+    client_name: str = field(default_factory=default_client_name)
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     async def core(self) -> CoreAPI:
@@ -60,9 +66,19 @@ class Deps:
         if self.session is None:
             async with self._lock:
                 if self.session is None:
-                    self.session = await self.opener(self.library)
-                    log.info("library %s opened as %s", self.library, self.session.role)
+                    session = await self.opener(self.library)
+                    if session.client_name != self.client_name:  # named while it opened
+                        await session.rename(self.client_name)
+                    self.session = session
+                    log.info("library %s opened as %s", self.library, session.role)
         return self.session.api
+
+    async def name_client(self, name: str) -> None:
+        """The MCP client said who it is: the owner lists us by that name from now on."""
+        self.client_name = name
+        session = self.session
+        if session is not None:
+            await session.rename(name)
 
     async def aclose(self) -> None:
         session, self.session = self.session, None

@@ -25,9 +25,10 @@ from v2c_desktop import __version__
 from v2c_desktop.core.errors import V2CError, bad_request
 
 from . import prompts, resources
+from .client_info import ClientNameMiddleware
 from .deps import Deps
 from .results import error_result, internal_error
-from .tools import ask, collections, items, metadata, models, pack, search, transcripts
+from .tools import ask, briefs, collections, items, metadata, models, pack, search, transcripts
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +56,7 @@ REGISTRATIONS: tuple[Registration, ...] = (
     collections.register,
     resources.register,
     prompts.register,
+    briefs.register,
 )
 
 ResourceLister = Callable[[], Awaitable[list[Resource]]]
@@ -71,6 +73,7 @@ class V2CServer(MCPServer[None]):
             version=__version__,
             log_level="WARNING",
             lifespan=_lifespan(deps),
+            middleware=[ClientNameMiddleware(deps)],  # the owner lists the agent by its name
         )
         self.deps = deps
         self._listers: list[ResourceLister] = []

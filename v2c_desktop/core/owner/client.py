@@ -79,6 +79,15 @@ class OwnerClient:
         self._reader, self._writer = reader, writer
         self._reader_task = asyncio.create_task(self._read(reader))
 
+    async def rename(self, client_name: str) -> None:
+        """Tell the owner our new name (a repeated hello); kept for the next connection too.
+        OwnerGone when the owner is gone (the session re-elects with the new name)."""
+        self.client_name = client_name
+        if self._writer is None:
+            return  # not connected yet: `connect` introduces us by the new name
+        hello = protocol.client_hello(os.getpid(), client_name)
+        await self._send("rename", hello)
+
     async def _read(self, reader: asyncio.StreamReader) -> None:
         try:
             while True:

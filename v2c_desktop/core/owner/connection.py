@@ -41,6 +41,13 @@ class _Closed(Exception):
     """The peer went away while we were writing to it."""
 
 
+def client_name(value: object) -> str:
+    """The name a client gave, as one line of at most 200 characters (it is shown)."""
+    text = " ".join(str(value or "").split())
+    printable = "".join(c for c in text if c.isprintable())
+    return printable[:200] or "unknown"
+
+
 def _bad(message: str) -> dict[str, Any]:
     return error_to_wire(V2CError("bad-request", message))
 
@@ -166,13 +173,15 @@ class Connection:
             await self.send(protocol.error(None, error_to_wire(refusal)))
             raise _Closed
         pid = hello.get("pid")
+        first = self.client is None
         self.client = ConnectedClient(
-            name=str(hello.get("client") or "unknown")[:200],
+            name=client_name(hello.get("client")),
             pid=pid if isinstance(pid, int) and not isinstance(pid, bool) else None,
-            connected_at=time.time(),
+            connected_at=time.time() if self.client is None else self.client.connected_at,
             connection=self.number,
         )
-        await self.send(protocol.owner_hello(os.getpid(), self._table.names))
+        if first:  # a repeated hello only renames the client (see `protocol`)
+            await self.send(protocol.owner_hello(os.getpid(), self._table.names))
         self._on_hello()
 
     # -- calls ------------------------------------------------------------------------------

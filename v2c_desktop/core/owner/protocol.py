@@ -3,7 +3,11 @@
 Client to owner:
   `{"hello": {"pid": 123, "client": "v2c mcp", "version": 1}}` first, then any number of
   `{"id": n, "method": "list_videos", "params": {...}, "args": [...], "progress": true}`
-  (`args` and `progress` optional) and `{"id": n, "cancel": true}`.
+  (`args` and `progress` optional) and `{"id": n, "cancel": true}`. A client may send its
+  hello again at any time to change the name it is listed by (`v2c mcp` learns its agent's
+  name from MCP `initialize` after it connected); the owner updates the name and answers
+  nothing. An owner older than that answers with its hello again, which clients ignore:
+  a hello answer after the first one carries nothing new.
 Owner to client:
   `{"hello": {"pid": 456, "version": 1, "methods": [...]}}` in answer to the hello, then per
   call either `{"id": n, "result": ...}` or `{"id": n, "error": {code, message, hint,

@@ -100,6 +100,15 @@ class Session(Generic[T]):
         """Processes using the library through us (empty unless we are the owner)."""
         return self._server.clients() if self._server is not None else []
 
+    async def rename(self, client_name: str) -> None:
+        """Be listed by the owner as `client_name` from now on (and after re-elections).
+        Nothing to tell while this process is the owner."""
+        self.client_name = client_name
+        client = self._client
+        if self._role == "client" and client is not None and not self._closed:
+            with contextlib.suppress(V2CError):  # gone: the next call re-elects, with this name
+                await client.rename(client_name)
+
     # -- election ---------------------------------------------------------------------------
     async def _elect(self) -> None:
         won = await elect(

@@ -3,9 +3,9 @@
 Synthesis is the agent's job by default (the prompts say how); `ask` is for a quick answer or
 a collection too big for the agent's context. The core streams the answer as events; we
 collect them and return the answer with one `[n] Title @ m:ss <url>` line per cited source
-and its verbatim quote, so every claim can be checked. Errors nest the code as
-`{error: {code, message, hint}, attempts}` (the spec's shape for `ask`), listing every model
-tried and why it was passed over.
+and its verbatim quote, so every claim can be checked. Errors have every tool's shape
+(`{error: code, message, hint, attempts}`, see `results.error_body`), `attempts` listing
+every model tried and why it was passed over.
 """
 
 from __future__ import annotations
@@ -13,18 +13,18 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.types import CallToolResult, TextContent
+from mcp.types import CallToolResult
 from pydantic import Field
 
 from v2c_desktop.core.api import CoreAPI
 from v2c_desktop.core.ask.events import AskDelta, AskDone, AskError, AskMeta, AskRequest
-from v2c_desktop.core.errors import V2CError, bad_request, render_hint
+from v2c_desktop.core.errors import V2CError, bad_request
 from v2c_desktop.core.gather.videos import gather_videos
 from v2c_desktop.core.timecode import clock
 
 from ..deps import Deps
 from ..inputs import CollectionRef, UrlList
-from ..results import dumps, text_result, writes
+from ..results import error_result, text_result, writes
 from ..tooling import Progress, add_tool
 
 ASK = """\
@@ -66,10 +66,12 @@ def register(server: MCPServer[Any], deps: Deps) -> None:
         maxTokens: AnswerTokens = 768,
     ) -> CallToolResult:
         if not hasattr(CoreAPI, "ask"):
-            return ask_error(
-                "internal",
-                "ask is not available in this version of v2c",
-                "read with get_outline, get_section and search_transcript and answer yourself",
+            return error_result(
+                V2CError(
+                    "internal",
+                    "ask is not available in this version of v2c",
+                    "read with get_outline, get_section and search_transcript and answer yourself",
+                )
             )
         try:
             if not urls and not collection and not chatId:
@@ -91,8 +93,7 @@ def register(server: MCPServer[Any], deps: Deps) -> None:
             api: Any = await deps.core()
             return await _collect(api.ask(request))
         except V2CError as error:
-            attempts = list(error.details.get("attempts") or [])
-            return ask_error(error.code, error.message, error.hint_for("agent"), attempts)
+            return error_result(error)
 
     add_tool(
         server,
@@ -128,9 +129,8 @@ async def _collect(events: Any) -> CallToolResult:
         elif isinstance(event, AskDelta):
             streamed.append(event.text)
         elif isinstance(event, AskError):
-            return ask_error(
-                event.code, event.message, render_hint(event.hint, "agent"), event.attempts
-            )
+            error = V2CError(event.code, event.message, event.hint)
+            return error_result(error, event.attempts)
         elif isinstance(event, AskDone):
             return text_result(render_answer(event, meta))
     text = "".join(streamed)
@@ -161,10 +161,3 @@ def render_answer(done: AskDone, meta: AskMeta | None) -> str:
             )
         lines.append(f"-- no model wrote this: {meta.why_extractive}.{get}")
     return "\n".join(lines).strip() + "\n"
-
-
-def ask_error(
-    code: str, message: str, hint: str, attempts: list[dict[str, Any]] | None = None
-) -> CallToolResult:
-    body = {"error": {"code": code, "message": message, "hint": hint}, "attempts": attempts or []}
-    return CallToolResult(content=[TextContent(type="text", text=dumps(body))], is_error=True)
