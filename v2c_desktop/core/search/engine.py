@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..domain.videos import Video
 from ..errors import bad_request
 from ..ids import timestamp_url
 from ..models.types import ChatModel, EmbeddingModel
@@ -39,6 +40,7 @@ from ..store import LibraryStore
 from ..store.bm25 import CorpusStats
 from ..store.search_reads import LibraryState, SearchReads, VideoFilter
 from ..store.until_write import UntilWrite
+from .cutoff import Cutoff, keyword_cut, vector_cut
 from .fusion import Fused, FusionSettings, fused_score, rrf
 from .hits import ChunkHit, join_chunk_texts, merge_ranges, segment_text, snippet
 from .indexer import IndexResult, KeywordIndex, SearchIndexer
@@ -67,10 +69,12 @@ class SearchEngine:
         *,
         fusion: FusionSettings | None = None,
         rerank_chain: Callable[[], Sequence[ChatModel]] | None = None,
+        cutoff: Cutoff | None = None,
     ) -> None:
         self.store = store
         self.embedder = embedder
         self.fusion = fusion or FusionSettings()
+        self.cutoff = cutoff or Cutoff()
         self.rerank_chain = rerank_chain
         self.vectors = VectorIndex(embedder.info.id) if embedder is not None else None
         self.reads = SearchReads(store)
@@ -183,6 +187,12 @@ class SearchEngine:
         progress(Progress("index", total, total, "index up to date"))
         return results
 
+    def video(self, video_id: str) -> Video | None:
+        """A video's metadata from the cards hits are built from, without reading its
+        transcript (None when it is not in the library); call it from a worker thread."""
+        card = self._cards.get([video_id]).get(video_id)
+        return card.video if card is not None else None
+
     def drop_video(self, video_id: str) -> None:
         if self.vectors is not None:
             self.vectors.drop_video(video_id)
@@ -224,7 +234,7 @@ class SearchEngine:
     ) -> SearchResult:
         await self._ensure_loaded()
         t = time.perf_counter()
-        state, allowed = await asyncio.to_thread(self._prepare, request)
+        state, allowed, undated = await asyncio.to_thread(self._prepare, request)
         timings["filter"] = _ms(t)
         if state.keyword_stale or state.gone:
             # the keyword index must be current before a search; vectors may lag
@@ -239,6 +249,8 @@ class SearchEngine:
         vector_state = self._vector_state(request.mode, allowed, state)
         candidates: set[int] | None = None
         checked: dict[int, bool] = {}  # phrase and exclusion verdicts, shared by both sides
+        cutoff = self.cutoff if request.cutoff else None
+        dropped: dict[str, int] = {}  # what the cut-off left out, per side
         if parsed.phrases:
             t = time.perf_counter()
             candidates = await asyncio.to_thread(self._phrase_candidates, parsed)
@@ -246,13 +258,13 @@ class SearchEngine:
         keyword_task = None
         if request.mode in ("hybrid", "keyword"):
             keyword_task = asyncio.create_task(
-                self._keyword_side(parsed, allowed, candidates, checked, timings)
+                self._keyword_side(parsed, allowed, candidates, checked, timings, cutoff, dropped)
             )
         try:
             if embed_task is not None and vector_state["status"] in ("ok", "partial"):
                 try:
                     sides["vector"] = await self._vector_side(
-                        parsed, allowed, candidates, checked, embed_task, timings
+                        parsed, allowed, candidates, checked, embed_task, timings, cutoff, dropped
                     )
                 except Exception as exc:  # a failed embedder leaves keyword search
                     vector_state = {"status": "failed", "reason": str(exc)[:200]}
@@ -274,12 +286,24 @@ class SearchEngine:
             hits = hits[: request.limit]
         timings["total"] = _ms(started)
         meta.update(self._meta(sides, vector_state, allowed, state, timings))
+        if cutoff is not None:
+            meta["cutoff"] = {side: dropped.get(side, 0) for side in sorted(sides)}
+        if undated is not None:
+            meta["undated_left_out"] = undated
         return SearchResult(hits, meta)
 
-    def _prepare(self, request: SearchRequest) -> tuple[LibraryState, list[str] | None]:
+    def _prepare(self, request: SearchRequest) -> tuple[LibraryState, list[str] | None, int | None]:
+        """The index state, the videos the filters allow, and how many videos a date filter
+        left out only for having no date (None without a date filter)."""
         state = self._state()
         self._reconcile_vectors(state)
-        return state, self.reads.allowed_videos(video_filter(request))
+        where = video_filter(request)
+        allowed = self.reads.allowed_videos(where)
+        dated = request.published_after or request.published_before
+        undated = None
+        if dated and not request.include_undated:
+            undated = self.reads.undated_videos(where)
+        return state, allowed, undated
 
     def _phrase_candidates(self, parsed: ParsedQuery) -> set[int] | None:
         """Chunks that may hold every required phrase, from the postings; None: any chunk.
@@ -326,9 +350,13 @@ class SearchEngine:
         candidates: set[int] | None,
         checked: dict[int, bool],
         timings: dict[str, float],
+        cutoff: Cutoff | None = None,
+        dropped: dict[str, int] | None = None,
     ) -> list[int]:
         t = time.perf_counter()
-        kept = await asyncio.to_thread(self._keyword_ids, parsed, allowed, candidates, checked)
+        kept = await asyncio.to_thread(
+            self._keyword_ids, parsed, allowed, candidates, checked, cutoff, dropped
+        )
         timings["keyword"] = _ms(t)
         return kept
 
@@ -338,11 +366,19 @@ class SearchEngine:
         allowed: list[str] | None,
         candidates: set[int] | None = None,
         checked: dict[int, bool] | None = None,
+        cutoff: Cutoff | None = None,
+        dropped: dict[str, int] | None = None,
     ) -> list[int]:
         limit = PHRASE_CANDIDATES if _needs_filter(parsed) else CANDIDATES
         stats = self._bm25_stats.get(self.reads.corpus_stats)
         ranked = self.reads.bm25_top(parsed.terms, limit=limit, videos=allowed, stats=stats)
-        return self._satisfying([cid for cid, _ in ranked], parsed, candidates, checked)
+        kept = self._satisfying([cid for cid, _ in ranked], parsed, candidates, checked)
+        if cutoff is None:
+            return kept
+        good = keyword_cut(kept, dict(ranked), cutoff)
+        if dropped is not None:
+            dropped["keyword"] = len(kept) - len(good)
+        return good
 
     async def _vector_side(
         self,
@@ -352,11 +388,13 @@ class SearchEngine:
         checked: dict[int, bool],
         embed_task: asyncio.Task[Vector],
         timings: dict[str, float],
+        cutoff: Cutoff | None = None,
+        dropped: dict[str, int] | None = None,
     ) -> list[int]:
         query_vector = await embed_task
         t = time.perf_counter()
         ids = await asyncio.to_thread(
-            self._vector_ids, query_vector, parsed, allowed, candidates, checked
+            self._vector_ids, query_vector, parsed, allowed, candidates, checked, cutoff, dropped
         )
         timings["vector"] = _ms(t)
         return ids
@@ -368,12 +406,20 @@ class SearchEngine:
         allowed: list[str] | None,
         candidates: set[int] | None = None,
         checked: dict[int, bool] | None = None,
+        cutoff: Cutoff | None = None,
+        dropped: dict[str, int] | None = None,
     ) -> list[int]:
         assert self.vectors is not None
         limit = PHRASE_CANDIDATES if _needs_filter(parsed) else SIDE_LIMIT
         videos = set(allowed) if allowed is not None else None
         ranked = self.vectors.top(query_vector, limit=limit, videos=videos)
-        return self._satisfying([cid for cid, _ in ranked], parsed, candidates, checked)
+        kept = self._satisfying([cid for cid, _ in ranked], parsed, candidates, checked)
+        if cutoff is None:
+            return kept
+        good = vector_cut(kept, dict(ranked), cutoff)
+        if dropped is not None:
+            dropped["vector"] = len(kept) - len(good)
+        return good
 
     async def _timed_embed(self, text: str, timings: dict[str, float]) -> Vector:
         t = time.perf_counter()
@@ -537,6 +583,7 @@ def video_filter(request: SearchRequest) -> VideoFilter:
         origins=request.origins,
         published_after=request.published_after,
         published_before=request.published_before,
+        include_undated=request.include_undated,
     )
 
 

@@ -14,8 +14,14 @@ MODES: tuple[Mode, ...] = ("hybrid", "keyword", "vector")
 @wire
 @dataclass(frozen=True)
 class SearchRequest:
-    """A query and its filters. Dates are ISO `YYYY-MM-DD`; a date filter excludes videos
-    without a publish date, since nobody can say they fall in the range."""
+    """A query and its filters.
+
+    Dates are ISO `YYYY-MM-DD`; a date filter excludes videos without a publish date, since
+    nobody can say they fall in the range, unless `include_undated` keeps them (the result's
+    `meta["undated_left_out"]` says how many it left out). `cutoff` leaves out passages far
+    weaker than each side's best (`search/cutoff.py`), so a short page means "no more good
+    matches" rather than being padded with unrelated ones.
+    """
 
     query: str
     mode: Mode = "hybrid"
@@ -27,6 +33,8 @@ class SearchRequest:
     published_after: str | None = None
     published_before: str | None = None
     rerank: bool = False
+    include_undated: bool = False
+    cutoff: bool = False
 
 
 @wire

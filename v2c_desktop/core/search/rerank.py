@@ -19,23 +19,37 @@ from .request import SearchHit
 RERANK_TOP = 20
 PASSAGE_CHARS = 700
 
-SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "scores": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "n": {"type": "integer", "minimum": 1},
-                    "score": {"type": "integer", "minimum": 0, "maximum": 10},
-                },
-                "required": ["n", "score"],
-            },
-        }
-    },
-    "required": ["scores"],
-}
+
+def scores_schema(count: int) -> dict[str, Any]:
+    """The answer for `count` passages: one `{"n", "score"}` per passage, in passage order.
+
+    Every bound is one a local model's grammar enforces (llama.cpp's converter ignores
+    integer `minimum`/`maximum`, and cannot say "each n once"): without them SmolLM2
+    numbered on past the last passage (`"n": 47`) until `max_tokens` cut the JSON, wrote
+    `"n": 10` for 3 passages, or scored one passage twice and another not at all.
+    """
+    return {
+        "type": "object",
+        "properties": {
+            "scores": {
+                "type": "array",
+                "prefixItems": [
+                    {
+                        "type": "object",
+                        "properties": {
+                            "n": {"type": "integer", "const": n},
+                            "score": {"type": "integer", "enum": list(range(11))},
+                        },
+                        "required": ["n", "score"],
+                    }
+                    for n in range(1, count + 1)
+                ],
+                "items": False,
+                "minItems": count,
+            }
+        },
+        "required": ["scores"],
+    }
 
 
 async def rerank_hits(
@@ -58,13 +72,15 @@ async def rerank_hits(
             "You rate how well passages answer a search query. "
             + block.instruction()
             + ' Reply with JSON {"scores": [{"n": passage number, "score": 0-10}]},'
-            " one entry per passage.",
+            " one entry per passage, in passage order.",
         ),
         ChatMessage("user", f"Query: {query}\n\n{block.text}"),
     ]
     run = ChainRun(stage="rerank")
     try:
-        result = await complete_json(chain, messages, SCHEMA, ChatOptions(max_tokens=600), run)
+        result = await complete_json(
+            chain, messages, scores_schema(len(head)), ChatOptions(max_tokens=600), run
+        )
     except V2CError as error:
         return hits, {"status": "failed", "reason": error.message, "attempts": run.attempts_dicts()}
     scores = {

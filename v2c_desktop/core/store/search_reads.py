@@ -108,7 +108,7 @@ class VideoFilter:
     """Which videos a search may return; every field set narrows it (None: no filter).
 
     Dates are ISO `YYYY-MM-DD`; a date filter leaves out videos without a publish date,
-    since nobody can say they fall in the range.
+    since nobody can say they fall in the range, unless `include_undated` keeps them.
     """
 
     collection: str | None = None
@@ -117,6 +117,7 @@ class VideoFilter:
     origins: Sequence[str] | None = None
     published_after: str | None = None
     published_before: str | None = None
+    include_undated: bool = False
 
 
 class SearchReads:
@@ -272,6 +273,22 @@ class SearchReads:
     # -- filters -------------------------------------------------------------------------------
     def allowed_videos(self, where: VideoFilter) -> list[str] | None:
         """Video ids matching every filter, or None when no filter is set (all allowed)."""
+        clauses, params = self._filter_clauses(where, dates=True)
+        if not clauses:
+            return None
+        sql = "SELECT v.id FROM videos v WHERE " + " AND ".join(clauses)
+        return [str(r[0]) for r in self._rows(sql, params)]
+
+    def undated_videos(self, where: VideoFilter) -> int:
+        """How many videos every filter but the dates allows that have no publish date: the
+        ones a date filter leaves out only for that."""
+        clauses, params = self._filter_clauses(where, dates=False)
+        sql = "SELECT count(*) FROM videos v WHERE " + " AND ".join(
+            [*clauses, "v.published IS NULL"]
+        )
+        return int(self._rows(sql, params)[0][0])
+
+    def _filter_clauses(self, where: VideoFilter, *, dates: bool) -> tuple[list[str], list[object]]:
         clauses: list[str] = []
         params: list[object] = []
         if where.collection:
@@ -303,14 +320,14 @@ class SearchReads:
             )
             params.append(list(where.origins))
         for value, op in ((where.published_after, ">="), (where.published_before, "<=")):
-            if value:
+            if value and dates:
                 try:
                     self._rows("SELECT ?::DATE", [value])
                 except duckdb.Error as exc:
                     raise bad_request(f"cannot read the date {value!r}", "use YYYY-MM-DD") from exc
-                clauses.append(f"v.published IS NOT NULL AND v.published {op} ?::DATE")
+                if where.include_undated:
+                    clauses.append(f"(v.published IS NULL OR v.published {op} ?::DATE)")
+                else:
+                    clauses.append(f"v.published IS NOT NULL AND v.published {op} ?::DATE")
                 params.append(value)
-        if not clauses:
-            return None
-        sql = "SELECT v.id FROM videos v WHERE " + " AND ".join(clauses)
-        return [str(r[0]) for r in self._rows(sql, params)]
+        return clauses, params

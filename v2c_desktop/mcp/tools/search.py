@@ -29,8 +29,9 @@ Search the transcripts of the library (or of a collection, or of given videos) f
 Query syntax: plain words (matched by meaning and by keyword), "exact phrase", -excluded,
 -"excluded phrase". Returns one block per hit: title, [m:ss-m:ss], video id, timestamp URL
 and a snippet with **matched words**, then a status line (search sides, embedding model,
-vector status). Videos given in urls that are not in the library are imported first. About
-120 tokens per hit; then read around a hit with get_section (from/to)."""
+vector status; with rerank, whether it ran). Videos given in urls that are not in the library
+are imported first. About 120 tokens per hit; then read around a hit with get_section
+(from/to)."""
 
 Query = Annotated[
     str,
@@ -108,7 +109,14 @@ def status_line(meta: dict[str, Any]) -> str:
     if vector.get("reason"):
         note += f" ({vector['reason']})"
     sides = ", ".join(meta.get("sides") or []) or "none"
-    return (
+    line = (
         f"-- {meta.get('mode', 'hybrid')} search; sides: {sides}; "
         f"embedding model: {meta.get('embedding_model') or 'none'}; {note}"
     )
+    rerank = meta.get("rerank")
+    if rerank:  # asked for: say whether a model re-scored the hits, or why it did not
+        if rerank.get("status") == "ok":
+            line += f"; rerank: ok ({rerank.get('model')}, {rerank.get('scored')} scored)"
+        else:
+            line += f"; rerank: {rerank.get('status')} ({rerank.get('reason')})"
+    return line
