@@ -28,7 +28,10 @@ Endpoints and their default behaviour (when nothing is scripted for the path):
 one (a `Reply`, a `Stream`, or a callable taking the `RecordedRequest` and returning one);
 when the queue is empty the default behaviour resumes. Every request is recorded
 (`requests`, `requests_to`) before it is answered, and writes that fail because the client
-went away are counted (`disconnects`, `wait_for_disconnect`).
+went away are counted (`disconnects`, `wait_for_disconnect`). How each streamed answer ended
+(how many of its pieces were written, whether the client hung up first) is kept too
+(`stream_ends`, `wait_for_stream_ends`): a test checks "the client closed the stream early"
+by what the server sent, not by the clock.
 """
 
 from __future__ import annotations
@@ -103,6 +106,20 @@ class Stream:
     send_usage: bool = True
     usage: tuple[int, int] | None = None
     reasoning: Sequence[str] = ()  # `reasoning_content` chunks sent before the answer
+
+
+@dataclass(frozen=True)
+class StreamEnd:
+    """How one streamed answer ended, as the server saw it.
+
+    `sent` counts the content pieces written before the end (a write can still succeed
+    just after the client hung up, so a cut stream may count one or two more than the
+    client read); `cut` is true when the client went away (or the server stopped) first.
+    """
+
+    sent: int
+    pieces: int
+    cut: bool
 
 
 Response = Reply | Stream
@@ -266,6 +283,7 @@ class OpenAITestServer:
         self._scripts: dict[str, deque[Responder]] = {}
         self._disconnects = 0
         self._disconnected = threading.Condition(self._lock)
+        self._stream_ends: list[StreamEnd] = []
         self._stopping = threading.Event()
         self._httpd: _Server | None = None
         self._thread: threading.Thread | None = None
@@ -340,6 +358,22 @@ class OpenAITestServer:
         with self._disconnected:
             return self._disconnected.wait_for(lambda: self._disconnects >= count, timeout)
 
+    @property
+    def stream_ends(self) -> list[StreamEnd]:
+        """How the streamed answers that have ended so far ended, in order."""
+        with self._lock:
+            return list(self._stream_ends)
+
+    def wait_for_stream_ends(self, count: int = 1, timeout: float = 60.0) -> list[StreamEnd]:
+        """Block until `count` streamed answers have ended (cut or finished), and return them.
+
+        `timeout` only keeps a test from hanging: pick it longer than the scripted stream
+        would take to finish, so a stream that was not cut is seen finishing, not timing out.
+        """
+        with self._disconnected:
+            self._disconnected.wait_for(lambda: len(self._stream_ends) >= count, timeout)
+            return list(self._stream_ends)
+
     # -- used by the handler ---------------------------------------------------------------
 
     def _record(self, request: RecordedRequest) -> None:
@@ -349,6 +383,11 @@ class OpenAITestServer:
     def _note_disconnect(self) -> None:
         with self._disconnected:
             self._disconnects += 1
+            self._disconnected.notify_all()
+
+    def _note_stream_end(self, end: StreamEnd) -> None:
+        with self._disconnected:
+            self._stream_ends.append(end)
             self._disconnected.notify_all()
 
     def _pause(self, seconds: float) -> None:
@@ -470,6 +509,16 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.flush()
 
     def _stream(self, stream: Stream, request: RecordedRequest) -> None:
+        sent = [0]
+        try:
+            self._stream_pieces(stream, request, sent)
+        except BaseException:
+            self.owner._note_stream_end(StreamEnd(sent[0], len(stream.pieces), cut=True))
+            raise
+        self.owner._note_stream_end(StreamEnd(sent[0], len(stream.pieces), cut=False))
+
+    def _stream_pieces(self, stream: Stream, request: RecordedRequest, sent: list[int]) -> None:
+        """Write the answer; `sent[0]` counts the content pieces written so far."""
         body = request.body if isinstance(request.body, dict) else {}
         model = str(body.get("model", ""))
         options = body.get("stream_options") or {}
@@ -517,7 +566,9 @@ class _Handler(BaseHTTPRequestHandler):
         for thought in stream.reasoning:
             send(chunk({"reasoning_content": thought}))
         for piece in stream.pieces:
-            send(chunk({"content": piece}))
+            send(chunk({"content": piece}), pause=False)
+            sent[0] += 1
+            self.owner._pause(stream.delay)
         if stream.error is not None:
             send({"error": stream.error}, pause=False)
         else:

@@ -58,7 +58,9 @@ class Citation:
 @wire
 @dataclass(frozen=True)
 class AskRequest:
-    """A question over one video, several, a collection, or URLs not yet in the library.
+    """A question over one video, several, a collection, URLs not yet in the library, or
+    (`library`) every video of the library, asked for explicitly: an empty scope is an
+    error, never "everything".
 
     `chat_id` continues a saved chat (its turns become history); `model` names a chat model
     (`strict`: that model or an error); `extractive` skips generation entirely.
@@ -68,6 +70,7 @@ class AskRequest:
     video_ids: tuple[str, ...] = ()
     collection: str | None = None
     urls: tuple[str, ...] = ()
+    library: bool = False
     chat_id: str | None = None
     model: str | None = None
     strict: bool = False

@@ -207,11 +207,20 @@ class AskService:
         )
 
     async def _scope(self, request: AskRequest, chat: ChatRecord | None) -> list[VideoRecord]:
+        """The videos asked about: the request's own scope, else the chat's saved one.
+
+        The whole library is read when it is asked (a chat over it follows the library as
+        it grows); its videos join any ids, collection or URLs also named.
+        """
         ids = list(request.video_ids)
         collection = request.collection
-        if chat is not None and not (ids or collection or request.urls):
+        whole = request.library
+        if chat is not None and not (ids or collection or request.urls or whole):
             ids = list(chat.scope.get("video_ids") or [])
             collection = chat.scope.get("collection")
+            whole = bool(chat.scope.get("library"))
+        if whole:
+            ids.extend(v.id for v in await self.library.list_videos())
         if request.urls:
             result = await self.library.add(list(request.urls))
             for outcome in result.outcomes:
@@ -252,6 +261,8 @@ class AskService:
         scope: dict[str, Any] = {"video_ids": [r.video.id for r in records]}
         if request.collection:
             scope["collection"] = request.collection
+        if request.library:
+            scope = {"library": True}  # follow-ups ask the library as it is then
         return await self._run(self.store.create_chat, request.question[:80], scope)
 
     async def _save(

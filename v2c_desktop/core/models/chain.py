@@ -86,8 +86,7 @@ def _exhausted(run: ChainRun) -> V2CError:
     return V2CError(
         "upstream",
         f"no model could answer ({tried})",
-        "download a chat model with `v2c models pull ID`, start Ollama or LM Studio, "
-        "or ask for an extractive answer",
+        "{get-model}, start Ollama or LM Studio, or ask for an extractive answer",
         {"attempts": run.attempts_dicts()},
     )
 
