@@ -16,10 +16,12 @@ from typing import Any
 
 from .errors import V2CError
 from .paths import app_paths
+from .wire import wire
 
 SETTINGS_FILE = "settings.json"
 
 
+@wire  # the app applies edited model settings in the library's owner (`CoreAPI`)
 @dataclass
 class ServerSetting:
     """An OpenAI-compatible server (Ollama, LM Studio, llama-server, vLLM, a hosted API)."""
@@ -35,6 +37,7 @@ class ServerSetting:
     local: bool = False
 
 
+@wire
 @dataclass
 class ModelSettings:
     policy: str = "local-only"

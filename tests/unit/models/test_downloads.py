@@ -156,7 +156,11 @@ def test_cancel_keeps_the_part_and_a_rerun_resumes_with_range(
         kept = part_of(dest).stat().st_size
         assert third <= kept < model.size
         assert not dest.exists()
-        assert len(first) <= elapsed / PROGRESS_INTERVAL_S + 2  # a few reports a second
+        # A few reports a second, not one per chunk: reports at least PROGRESS_INTERVAL_S
+        # apart fit at most elapsed / interval + 1 into the run (+1 more to spare). A bound,
+        # not a timing: a slow machine makes `elapsed` longer and the bound looser, never
+        # tighter, so it fails only when reports come closer together than the interval.
+        assert len(first) <= elapsed / PROGRESS_INTERVAL_S + 2
 
         server.served.chunk_delay_s = 0.0
         second: list[Progress] = []
@@ -231,7 +235,8 @@ def test_connection_refused_is_a_typed_upstream_error(tmp_path: Path) -> None:
     with pytest.raises(V2CError) as caught:
         fetch(f"http://127.0.0.1:{port}/x.gguf", tmp_path / "x.gguf", sha=None, size=None)
     assert caught.value.code == "upstream"
-    assert caught.value.hint == RESUME_HINT
+    assert caught.value.message.startswith("the server refused the connection")
+    assert caught.value.hint.endswith(RESUME_HINT)
 
 
 def test_a_complete_part_answered_416_is_verified_and_placed(

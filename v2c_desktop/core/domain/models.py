@@ -20,7 +20,13 @@ ModelSource = Literal["catalog", "local-file", "server", "detected"]
 class ModelRow:
     """One model: a catalog entry (installed or how to install), a local file, or a model
     of a configured or detected OpenAI-compatible server. `api_key_env` names the
-    environment variable of a server's key, never its value."""
+    environment variable of a server's key, never its value.
+
+    `path` is the installed file; `removable` says whether `remove_model` may delete or
+    forget it (not a model that comes with the app or a package); `partial_bytes` is how
+    much of an interrupted download is kept for a resume. `tokens_per_s` is how fast it
+    writes on this computer, `speed` whether that was "measured" (`test_model`) or
+    "estimated" from a measured local model of another size ("" when unknown)."""
 
     id: str
     kind: Literal["chat", "embed"]
@@ -38,6 +44,11 @@ class ModelRow:
     note: str = ""
     install: str = ""
     api_key_env: str | None = None
+    path: str = ""
+    removable: bool = False
+    partial_bytes: int = 0
+    tokens_per_s: float | None = None
+    speed: Literal["measured", "estimated", ""] = ""
 
 
 @wire

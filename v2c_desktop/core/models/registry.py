@@ -7,6 +7,7 @@ shares one cooldown table and one HTTP client across all server models.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 
 import httpx
@@ -26,6 +27,7 @@ from .openai_compat import (
     detect_local_servers,
     server_from_setting,
 )
+from .openai_compat.server import RUNTIME
 from .types import ChatModel, EmbeddingModel
 
 DEFAULT_EMBEDDER = "onnx/all-minilm-l6-v2-int8w7"
@@ -113,6 +115,16 @@ class ModelRegistry:
         )
         model.info = dataclasses.replace(model.info, quality=_local_quality(state))
         return model
+
+    def reconfigure(self, settings: ModelSettings) -> None:
+        """Take these settings from now on, in place: the service and the chain read this same
+        object. Server models are rebuilt from them on next use (a server's address, key or
+        model list may have changed); loaded local models stay loaded."""
+        for item in dataclasses.fields(ModelSettings):
+            setattr(self.settings, item.name, copy.deepcopy(getattr(settings, item.name)))
+        for model_id, model in list(self._chat.items()):
+            if model.info.runtime == RUNTIME:
+                del self._chat[model_id]  # shares self.http: nothing of its own to close
 
     async def detect(self) -> list[DetectedServer]:
         """Look for Ollama and LM Studio on this machine (when the setting allows)."""

@@ -15,10 +15,12 @@ from pathlib import Path
 from ..domain.models import DetectedServerInfo, InstalledModelInfo, ModelList, ModelRow, ModelTest
 from ..errors import V2CError, bad_request
 from ..progress import ProgressCallback, ignore_progress
-from ..settings import ServerSetting, Settings, save_settings
+from ..settings import ModelSettings, ServerSetting, Settings, save_settings
 from .installed.manager import InstalledModel
+from .openai_compat import OpenAICompatChatModel, list_models, server_from_setting
 from .registry import DEFAULT_EMBEDDER, ModelRegistry
-from .types import ChatDelta, ChatDone, ChatMessage, ChatModel, ChatOptions
+from .speed import SPEEDS_FILE, SpeedLog, speed_of
+from .types import ChatDelta, ChatDone, ChatMessage, ChatModel, ChatOptions, ModelCallFailed
 
 #: How long looking for Ollama / LM Studio may take before it counts as "nothing found".
 DETECT_TIMEOUT = 3.0
@@ -36,6 +38,7 @@ class ModelService:
     def __init__(self, registry: ModelRegistry, settings: Settings) -> None:
         self.registry = registry
         self.settings = settings
+        self.speeds = SpeedLog(registry.manager.models_dir / SPEEDS_FILE)
 
     async def list_models(self, *, detect: bool = False) -> ModelList:
         """Catalog, local files, servers (and, with `detect`, Ollama / LM Studio now)."""
@@ -71,10 +74,17 @@ class ModelService:
             )
         await asyncio.to_thread(save_settings, self.settings)
 
+    async def apply_settings(self, models: ModelSettings) -> None:
+        """Use these model settings from now on, without a restart: the policy, the chosen
+        chat model, strict, and the servers (their models are rebuilt on next use). The
+        embedding model, threads and unloading apply when the library is next opened."""
+        self.registry.reconfigure(models)
+
     async def pull_model(
         self, model_id: str, progress: ProgressCallback = ignore_progress
     ) -> InstalledModelInfo:
-        """Download a catalog model (resumed if a part is there); cancel stops it."""
+        """Download a catalog model (resumed if a part is there); cancelling the awaiting
+        task stops it and keeps the part, so the next pull resumes with a Range request."""
         return _info(await self.registry.manager.pull(model_id, progress=progress))
 
     async def add_model(self, path: str, kind: str = "chat") -> InstalledModelInfo:
@@ -97,14 +107,25 @@ class ModelService:
         if model_id is None:
             chain = self.registry.chain()
             if not chain:
-                raise V2CError(
-                    "not-found",
-                    "no chat model is installed",
-                    "pull one with `v2c models pull ID` (see `v2c models list`)",
-                )
+                raise V2CError("not-found", "no chat model is installed", "{get-model}")
             model_id = chain[0].info.id
         if model_id in chats:
-            return await _measure_chat(chats[model_id])
+            model = chats[model_id]
+            try:
+                result = await _measure_chat(model)
+            except ModelCallFailed as failure:
+                setting = self._server_of(model_id)
+                if setting is not None:
+                    raise _server_failure(setting, failure) from None
+                raise V2CError(
+                    "upstream", f"{model_id} could not answer: {failure.detail or failure.reason}"
+                ) from None
+            if result.generation_tokens_per_s:
+                size = self._file_size(model_id) if model.info.runtime == "llamacpp" else None
+                await asyncio.to_thread(
+                    self.speeds.record, model_id, result.generation_tokens_per_s, size
+                )
+            return result
         try:
             embedder = self.registry.embedder(model_id)
         except V2CError:
@@ -126,10 +147,56 @@ class ModelService:
             texts_per_s=round(len(EMBED_PROBE) / elapsed, 1),
         )
 
+    async def test_server(self, server: ServerSetting) -> ModelTest:
+        """Try a server as typed (not yet saved): its first chat model, else the first
+        model it lists, answers a short prompt; failures say what happened in plain words."""
+        endpoint = server_from_setting(server)
+        http = self.registry.http
+        try:
+            names = list(server.chat_models) or await list_models(endpoint, http)
+            if not names:
+                raise V2CError(
+                    "not-found",
+                    f"{server.name} answers at {endpoint.base_url} but serves no models",
+                    "load a model in it, or type a model name under Chat models",
+                )
+            model = OpenAICompatChatModel(
+                endpoint, names[0], http=http, context_window=server.context_window
+            )
+            return await _measure_chat(model)
+        except ModelCallFailed as failure:
+            raise _server_failure(server, failure) from None
+
+    def _server_of(self, model_id: str) -> ServerSetting | None:
+        """The configured server an `openai-compat/<server>/<model>` id belongs to."""
+        parts = model_id.split("/", 2)
+        if len(parts) < 3 or parts[0] != "openai-compat":
+            return None
+        found = next((s for s in self.registry.settings.servers if s.name == parts[1]), None)
+        if found is not None:
+            return found
+        detected = next((d for d in self.registry.detected if d.name == parts[1]), None)
+        return ServerSetting(detected.name, detected.base_url) if detected else None
+
+    def _file_size(self, model_id: str) -> int | None:
+        try:
+            return self.registry.manager.path_for(model_id).stat().st_size
+        except (V2CError, OSError):
+            return None
+
     def _rows(self) -> list[ModelRow]:
         rows: list[ModelRow] = []
-        for state in self.registry.manager.list():
+        manager = self.registry.manager
+        measured = self.speeds.read()
+        for state in manager.list():
             entry = state.entry
+            installed = state.installed_as
+            size = entry.size_bytes if entry else (installed.size if installed else None)
+            speed = (
+                speed_of(state.id, size, measured, local_file=state.runtime == "llamacpp")
+                if state.kind == "chat"
+                else None
+            )
             rows.append(
                 ModelRow(
                     id=state.id,
@@ -141,11 +208,16 @@ class ModelService:
                     capable=entry.capable if entry else True,
                     context_window=entry.context_window if entry else None,
                     dimensions=entry.dimensions if entry else None,
-                    size_bytes=entry.size_bytes if entry else None,
+                    size_bytes=size,
                     licence=entry.licence if entry else None,
                     recommended=bool(entry and entry.recommended),
                     note=entry.note if entry else "",
                     install="" if state.installed else state.how_to_install,
+                    path=str(installed.path) if installed else "",
+                    removable=installed is not None and installed.source in ("catalog", "local"),
+                    partial_bytes=0 if state.installed else manager.partial_size(state.id),
+                    tokens_per_s=speed.tokens_per_s if speed else None,
+                    speed=speed.kind if speed else "",
                 )
             )
         settings = self.registry.settings
@@ -156,6 +228,7 @@ class ModelService:
                 continue
             server_name = info.id.split("/")[1] if info.id.count("/") >= 2 else ""
             setting = configured.get(server_name)
+            own = measured.get(info.id)
             rows.append(
                 ModelRow(
                     id=info.id,
@@ -168,6 +241,8 @@ class ModelService:
                     capable=info.capable,
                     context_window=info.context_window,
                     api_key_env=setting.api_key_env if setting is not None else None,
+                    tokens_per_s=own.tokens_per_s if own else None,
+                    speed="measured" if own else "",
                 )
             )
         for setting in settings.servers:
@@ -213,6 +288,43 @@ async def _measure_chat(model: ChatModel) -> ModelTest:
         prompt_tokens_per_s=round(usage.prompt_tokens / max(first - load, 1e-6), 1),
         generation_tokens_per_s=round(usage.completion_tokens / generation, 1),
         answer=text.strip(),
+    )
+
+
+def _server_failure(server: ServerSetting, failure: ModelCallFailed) -> V2CError:
+    """A server test's failure in plain words, with what to check."""
+    where = f"{server.name} at {server.base_url}"
+    details = {"reason": failure.reason, "detail": failure.detail}
+    if failure.reason == "unreachable":
+        return V2CError(
+            "upstream",
+            f"no answer from {where}: the server refused the connection or is not running",
+            "start the server, or check the address (it usually ends in /v1)",
+            details,
+        )
+    if failure.reason == "auth":
+        return V2CError(
+            "upstream",
+            f"{where} refused the API key ({failure.detail})",
+            "check the key, or the name of the environment variable that holds it",
+            details,
+        )
+    if failure.reason == "timeout":
+        return V2CError(
+            "upstream",
+            f"{where} did not answer in time",
+            "the server may be busy loading a model: try again in a minute",
+            details,
+        )
+    if failure.reason == "not-found":
+        return V2CError(
+            "upstream",
+            f"{where} does not know that model ({failure.detail})",
+            "check the model names under Chat models",
+            details,
+        )
+    return V2CError(
+        "upstream", f"{where} could not answer: {failure.detail or failure.reason}", "", details
     )
 
 

@@ -12,16 +12,19 @@ raises `asyncio.CancelledError`, the same signal as cancelling the awaiting task
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import errno
 import hashlib
 import math
 import os
 import re
 import shutil
+import socket
 import time
-from collections.abc import Awaitable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, TypeVar
+from typing import IO, TypeVar, cast
 from urllib.parse import urlparse
 
 import httpx
@@ -35,7 +38,9 @@ CHUNK_BYTES = 1024 * 1024
 PROGRESS_INTERVAL_S = 0.25
 FREE_SPACE_MARGIN = 256 * 1024 * 1024
 STAGE = "download"
-RESUME_HINT = "run the same command again: the download resumes where it stopped"
+#: Worded per face by `core.errors.render_hint` (a command to re-run, a button to click).
+RESUME_HINT = "{download-again}"
+_OFFLINE_ERRNOS = frozenset({errno.ENETUNREACH, errno.EHOSTUNREACH, errno.ENETDOWN})
 
 _CONTENT_RANGE = re.compile(r"bytes\s+(\d+)-(\d+)/(\d+|\*)")
 T = TypeVar("T")
@@ -188,24 +193,20 @@ async def _fetch(job: _Job, http: httpx.AsyncClient) -> None:
             if mode is None:
                 return  # 416: the .part already holds the whole file
             with job.part.open(mode) as handle:
-                async for chunk in reply.aiter_bytes(CHUNK_BYTES):
-                    if not job.write(handle, chunk):
-                        break
+                # aclosing: a cancelled download closes the body's generator in this task,
+                # not later from the garbage collector (httpcore then fails to release it)
+                async with contextlib.aclosing(
+                    _generator(reply.aiter_bytes(CHUNK_BYTES))
+                ) as chunks:
+                    async for chunk in chunks:
+                        if not job.write(handle, chunk):
+                            break
                 handle.flush()
                 os.fsync(handle.fileno())
     except httpx.HTTPError as exc:
-        raise V2CError(
-            "upstream",
-            f"downloading {job.name} from {_host(job.url)} failed: {type(exc).__name__} {exc}",
-            RESUME_HINT,
-            {"url": job.url},
-        ) from exc
+        raise _network_error(job, exc) from exc
     except OSError as exc:
-        raise V2CError(
-            "internal",
-            f"could not write {job.part}: {exc.strerror or exc}",
-            f"check the disk; {RESUME_HINT}",
-        ) from exc
+        raise _write_error(job, exc) from exc
     if job.expected_size is not None and job.done > job.expected_size:
         job.discard()  # only now: Windows cannot delete a file that is still open
         raise job.mismatch(f"the server sent more than {job.expected_size} bytes")
@@ -256,18 +257,71 @@ def _content_range(reply: httpx.Response) -> tuple[int, int | None]:
 
 
 def _http_error(job: _Job, status: int) -> V2CError:
+    host, details = _host(job.url), {"url": job.url, "status": status}
+    if status in (401, 403):
+        return V2CError(
+            "upstream",
+            f"the server refused the download of {job.name} (HTTP {status} from {host})",
+            "it may need a login, or a licence accepted on the model's web page",
+            details,
+        )
     if status == 404:
         hint = "the file has moved or the catalog entry is out of date: update the app"
-    elif status in (401, 403):
-        hint = "the server refused the file (it may need a login or a licence accepted)"
     else:
         hint = RESUME_HINT
     return V2CError(
-        "upstream",
-        f"downloading {job.name} failed: HTTP {status} from {_host(job.url)}",
-        hint,
-        {"url": job.url, "status": status},
+        "upstream", f"downloading {job.name} failed: HTTP {status} from {host}", hint, details
     )
+
+
+def _network_error(job: _Job, exc: httpx.HTTPError) -> V2CError:
+    """What went wrong on the way, in the words a person uses: offline, refused, too slow."""
+    host, cause = _host(job.url), _os_cause(exc)
+    details = {"url": job.url, "reason": f"{type(exc).__name__}: {exc}"}
+    if isinstance(exc, httpx.ConnectError) and isinstance(cause, ConnectionRefusedError):
+        message = f"the server refused the connection: {host} did not accept the download"
+        hint = f"the server may be down for a while; later, {RESUME_HINT}"
+    elif isinstance(exc, httpx.ConnectError) and (
+        isinstance(cause, socket.gaierror) or getattr(cause, "errno", None) in _OFFLINE_ERRNOS
+    ):
+        message = f"no internet connection: {host} cannot be reached to download {job.name}"
+        hint = f"connect to the internet, then {RESUME_HINT}"
+    elif isinstance(exc, httpx.TimeoutException):
+        message = f"the connection to {host} timed out while downloading {job.name}"
+        hint = f"the network may be slow or down; {RESUME_HINT}"
+    else:
+        message = f"the connection to {host} broke off while downloading {job.name}"
+        hint = RESUME_HINT
+    return V2CError("upstream", message, hint, details)
+
+
+def _write_error(job: _Job, exc: OSError) -> V2CError:
+    folder = job.part.parent
+    if exc.errno == errno.ENOSPC:
+        return V2CError(
+            "internal",
+            f"disk full: {job.name} could not be saved in {folder}",
+            f"free some space on that disk, then {RESUME_HINT}",
+            {"path": str(job.part)},
+        )
+    return V2CError(
+        "internal",
+        f"could not write {job.part}: {exc.strerror or exc}",
+        f"check the disk; {RESUME_HINT}",
+        {"path": str(job.part)},
+    )
+
+
+def _os_cause(exc: BaseException) -> BaseException | None:
+    """The operating system's error under httpx's (refused, name not found, ...), if any."""
+    seen: BaseException | None = exc
+    for _ in range(8):  # httpx wraps httpcore, which wraps the socket's error
+        if seen is None:
+            return None
+        seen = seen.__cause__ or seen.__context__
+        if isinstance(seen, OSError) and seen.errno is not None:
+            return seen
+    return None
 
 
 def _check_free_space(dest: Path, remaining: int | None) -> None:
@@ -281,7 +335,7 @@ def _check_free_space(dest: Path, remaining: int | None) -> None:
     short_gb = math.ceil((needed - usage.free) / 1e8) / 10
     raise V2CError(
         "internal",
-        f"not enough free space for {dest.name}: {remaining / 1e9:.1f} GB still to download, "
+        f"disk too full for {dest.name}: {remaining / 1e9:.1f} GB still to download, "
         f"{usage.free / 1e9:.1f} GB free on {dest.parent}",
         f"free {short_gb:.1f} GB on {dest.parent}",
         {"needed": needed, "free": usage.free},
@@ -318,3 +372,8 @@ def _close(work: Awaitable[object]) -> None:
 
 def _host(url: str) -> str:
     return urlparse(url).netloc or url
+
+
+def _generator(chunks: AsyncIterator[bytes]) -> AsyncGenerator[bytes, None]:
+    """httpx types `aiter_bytes` as an iterator; it is an async generator (it has aclose)."""
+    return cast(AsyncGenerator[bytes, None], chunks)

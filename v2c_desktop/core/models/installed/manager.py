@@ -137,6 +137,14 @@ class ModelManager:
                 )
         return rows
 
+    def partial_size(self, model_id: str) -> int:
+        """Bytes of an interrupted download of `model_id` kept for a resume (0: none)."""
+        part = self._partial(self._entry(model_id))
+        try:
+            return part.stat().st_size if part is not None else 0
+        except OSError:
+            return 0
+
     def path_for(self, model_id: str) -> Path:
         """The file to load for `model_id`, or a not-found error saying how to get it."""
         for model in self._read_registry():
