@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 from .domain.imports import BatchResult, ImportOutcome, ItemListing, outcome_line
 from .domain.videos import Collection, VideoRecord, VideoSummary
-from .errors import V2CError
+from .errors import V2CError, bad_request, not_found
+from .file_kinds import is_media
 from .ids import youtube_id_from_url
 from .importers.inputs import PlannedItem, plan_inputs
 from .importers.listing import list_items
@@ -207,6 +209,13 @@ class Library:
         await self.run_store(self.store.rename_video, vid, title)
         return await self.run_store(self.store.get_video, vid)
 
+    async def set_media(self, ref: str, path: str) -> VideoRecord:
+        """Play the video from the local media file at `path` from now on; the video."""
+        vid = await self.resolve(ref)
+        media = await asyncio.to_thread(_media_file, path)
+        await self.run_store(self.store.set_media, vid, media)
+        return await self.run_store(self.store.get_video, vid)
+
     async def remove(self, ref: str) -> str:
         vid = await self.resolve(ref)
         await self.run_store(self.store.delete_video, vid)
@@ -247,6 +256,19 @@ class Library:
         collection = await self.get_collection(ref)
         ids = [await self.resolve(v) for v in video_refs]
         return await self.run_store(self.store.add_to_collection, collection.id, ids, [])
+
+
+def _media_file(path: str) -> str:
+    """The absolute path of an existing video or audio file, or why it cannot be one."""
+    media = Path(path).expanduser()
+    if not is_media(media):
+        raise bad_request(
+            f"{media.name or path!r} is not a video or audio file",
+            "choose a video or audio file (.mp4, .mkv, .webm, .mp3, .m4a, .wav, ...)",
+        )
+    if not media.is_file():
+        raise not_found(f"there is no file {media}", "check the path")
+    return str(media.resolve())
 
 
 async def _no_web(url: str) -> list[str]:

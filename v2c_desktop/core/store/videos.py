@@ -17,6 +17,7 @@ import duckdb
 
 from ..domain.videos import Chapter, Segment, Transcript, Video, VideoRecord, VideoSummary
 from ..errors import V2CError, not_found
+from ..file_kinds import is_media
 from ..ids import youtube_id_from_url
 
 
@@ -55,11 +56,14 @@ def replace_video(conn: duckdb.DuckDBPyConnection, record: VideoRecord) -> bool:
     """Write `record`, replacing any earlier version; True when the video was new."""
     video, transcript = record.video, record.transcript
     previous = conn.execute(
-        "SELECT added_at, user_title FROM videos WHERE id = ?", [video.id]
+        "SELECT added_at, user_title, source_path FROM videos WHERE id = ?", [video.id]
     ).fetchall()
     _delete_rows(conn, video.id)
     added_at = "current_localtimestamp()" if not previous else "?"
     user_title = previous[0][1] if previous else None
+    source_path = video.source_path
+    if previous and is_media(previous[0][2] or "") and not is_media(source_path):
+        source_path = previous[0][2]  # media found or located later outlives a re-import
     params: list[object] = [
         video.id,
         video.platform,
@@ -72,7 +76,7 @@ def replace_video(conn: duckdb.DuckDBPyConnection, record: VideoRecord) -> bool:
         video.published,
         video.description,
         video.thumbnail_url,
-        video.source_path,
+        source_path,
     ]
     params.append(user_title)
     if previous:
@@ -262,6 +266,18 @@ def rename(conn: duckdb.DuckDBPyConnection, video_id: str, title: str) -> None:
         "UPDATE videos SET title = ?, user_title = ?, updated_at = current_localtimestamp()"
         " WHERE id = ? RETURNING id",
         [clean, clean, video_id],
+    ).fetchall()
+    if not found:
+        raise not_found(f"no video {video_id!r} in the library", "run `v2c list` to see the ids")
+
+
+def set_media(conn: duckdb.DuckDBPyConnection, video_id: str, path: str) -> None:
+    """Play a video from this local media file from now on (one found beside its subtitle
+    file, or one the user chose); an import of the subtitle file again keeps it."""
+    found = conn.execute(
+        "UPDATE videos SET source_path = ?, updated_at = current_localtimestamp()"
+        " WHERE id = ? RETURNING id",
+        [path, video_id],
     ).fetchall()
     if not found:
         raise not_found(f"no video {video_id!r} in the library", "run `v2c list` to see the ids")
