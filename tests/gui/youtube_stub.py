@@ -29,6 +29,11 @@ window.YT = {
     self.pauseVideo = function () { __calls.push(["pauseVideo"]); change(2); };
     self.getPlayerState = function () { return state; };
     self.getCurrentTime = function () { return time; };
+    self.getDuration = function () { return 600; };
+    self.setPlaybackRate = function (rate) { __calls.push(["setPlaybackRate", rate]); };
+    self.setVolume = function (volume) { __calls.push(["setVolume", volume]); };
+    self.mute = function () { __calls.push(["mute"]); };
+    self.unMute = function () { __calls.push(["unMute"]); };
     self.loadVideoById = function (o) {
       __calls.push(["loadVideoById", o.videoId, o.startSeconds]);
     };

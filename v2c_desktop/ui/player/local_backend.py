@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, QUrl
-from PySide6.QtMultimedia import QAudioOutput, QMediaPlayer
+from PySide6.QtMultimedia import QAudioOutput, QMediaPlayer, QtAudio
 from PySide6.QtMultimediaWidgets import QVideoWidget
 from PySide6.QtWidgets import QWidget
 
@@ -20,7 +20,13 @@ _READY = (
 
 
 class LocalBackend(PlayerBackend):
-    """QMediaPlayer + QVideoWidget + QAudioOutput; a seek before the media is loaded waits."""
+    """QMediaPlayer + QVideoWidget + QAudioOutput; a seek before the media is loaded waits.
+
+    Loading the file that is already open (the user comes back to it from another video)
+    sets no new source: QMediaPlayer ignores a `setSource` of the same URL and never reports
+    the media loaded again, so a seek waiting for that report would wait forever (the black
+    frame at 0:00). Such a load seeks and plays at once.
+    """
 
     kind = "local"
 
@@ -36,6 +42,7 @@ class LocalBackend(PlayerBackend):
         self._play_when_ready = False
         self.player.mediaStatusChanged.connect(self._on_status)
         self.player.positionChanged.connect(lambda ms: self.position_changed.emit(ms / 1000))
+        self.player.durationChanged.connect(lambda ms: self.duration_changed.emit(ms / 1000))
         self.player.playbackStateChanged.connect(
             lambda state: self.playing_changed.emit(
                 state == QMediaPlayer.PlaybackState.PlayingState
@@ -47,18 +54,22 @@ class LocalBackend(PlayerBackend):
         return self._view
 
     def load(self, video: Video, seconds: float) -> None:
+        source = QUrl.fromLocalFile(video.source_path)
         self._pending = seconds
         self._play_when_ready = True
-        self.player.setSource(QUrl.fromLocalFile(video.source_path))
+        if self.player.source() == source and self._ready():
+            self._on_status(self.player.mediaStatus())  # already open: seek and play now
+            return
+        self.player.setSource(source)
 
     def seek(self, seconds: float) -> None:
-        if self.player.mediaStatus() in _READY:
+        if self._ready():
             self.player.setPosition(round(seconds * 1000))
         else:
             self._pending = seconds
 
     def play(self) -> None:
-        if self.player.mediaStatus() in _READY:
+        if self._ready():
             self.player.play()
         else:
             self._play_when_ready = True
@@ -76,10 +87,31 @@ class LocalBackend(PlayerBackend):
     def position(self) -> float:
         return self.player.position() / 1000
 
+    def duration(self) -> float:
+        return self.player.duration() / 1000
+
     def stop(self) -> None:
         self._pending = None
         self._play_when_ready = False
         self.player.stop()
+
+    def set_rate(self, rate: float) -> None:
+        self.player.setPlaybackRate(rate)
+
+    def set_volume(self, volume: float) -> None:
+        """`volume` as the ear hears it (a slider's position), turned into the linear gain."""
+        linear = QtAudio.convertVolume(
+            max(0.0, min(1.0, volume)),
+            QtAudio.VolumeScale.LogarithmicVolumeScale,
+            QtAudio.VolumeScale.LinearVolumeScale,
+        )
+        self.audio.setVolume(linear)
+
+    def set_muted(self, muted: bool) -> None:
+        self.audio.setMuted(muted)
+
+    def _ready(self) -> bool:
+        return self.player.mediaStatus() in _READY
 
     def _on_status(self, status: QMediaPlayer.MediaStatus) -> None:
         if status not in _READY:

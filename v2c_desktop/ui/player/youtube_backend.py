@@ -91,6 +91,10 @@ class PageBridge(QObject):
     def state(self, state: int) -> None:
         self._backend.report_state(state)
 
+    @Slot(float)
+    def duration(self, seconds: float) -> None:
+        self._backend.duration_changed.emit(seconds)
+
     @Slot(int)
     def ready(self, _unused: int) -> None:
         self._backend.page_ready = True
@@ -167,6 +171,15 @@ class YouTubeBackend(PlayerBackend):
 
     def stop(self) -> None:
         self.run_js("v2c.pauseVideo()")
+
+    def set_rate(self, rate: float) -> None:
+        self.run_js(f"v2c.setRate({json.dumps(round(float(rate), 3))})")
+
+    def set_volume(self, volume: float) -> None:
+        self.run_js(f"v2c.setVolume({round(max(0.0, min(1.0, volume)) * 100)})")
+
+    def set_muted(self, muted: bool) -> None:
+        self.run_js(f"v2c.setMuted({json.dumps(bool(muted))})")
 
     def run_js(self, code: str) -> None:
         """Run `code` in the page, or as soon as the page has loaded."""
