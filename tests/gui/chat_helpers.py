@@ -40,19 +40,26 @@ def type_question(qtbot: QtBot, pane: ChatPane, text: str) -> None:
     qtbot.keyClicks(pane.question, text)
 
 
-def link_point(view: QTextBrowser, number: int) -> QPoint | None:
-    """Where the `[number]` link is drawn in the view's viewport, or None if it is no link."""
+def link_points(view: QTextBrowser, text: str) -> list[QPoint]:
+    """Where each link reading `text` is drawn in the view's viewport, in reading order."""
     document = view.document()
+    points = []
     block = document.begin()
     while block.isValid():
         for piece in block:
             fragment = piece.fragment()
-            if fragment.charFormat().isAnchor() and fragment.text() == f"[{number}]":
+            if fragment.charFormat().isAnchor() and fragment.text() == text:
                 cursor = QTextCursor(document)
                 cursor.setPosition(fragment.position() + 1)
-                return view.cursorRect(cursor).center()
+                points.append(view.cursorRect(cursor).center())
         block = block.next()
-    return None
+    return points
+
+
+def link_point(view: QTextBrowser, number: int) -> QPoint | None:
+    """Where the first `[number]` link is drawn in the view's viewport, or None if none."""
+    points = link_points(view, f"[{number}]")
+    return points[0] if points else None
 
 
 def anchors(view: QTextBrowser) -> list[tuple[str, str]]:
@@ -68,7 +75,17 @@ def anchors(view: QTextBrowser) -> list[tuple[str, str]]:
     return found
 
 
+def markers(view: QTextBrowser) -> list[tuple[str, str]]:
+    """(text, href) of every `[n]` link in the view (not the `(m:ss)` ones)."""
+    return [(text, href) for text, href in anchors(view) if text.startswith("[")]
+
+
 def click_link(qtbot: QtBot, view: QTextBrowser, number: int) -> None:
-    point = link_point(view, number)
-    assert point is not None, f"[{number}] is not a link in: {view.toPlainText()!r}"
-    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point)
+    click_text_link(qtbot, view, f"[{number}]")
+
+
+def click_text_link(qtbot: QtBot, view: QTextBrowser, text: str, index: int = 0) -> None:
+    """Click the `index`-th link that reads `text` (`[2]`, `(0:52)`), as a mouse would."""
+    points = link_points(view, text)
+    assert len(points) > index, f"no link {text} #{index} in: {view.toPlainText()!r}"
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=points[index])

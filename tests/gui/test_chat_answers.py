@@ -16,6 +16,7 @@ from v2c_desktop.core.ask.events import AskDone, AskMeta, Citation, ModelSuggest
 from v2c_desktop.ui.main_window import MainWindow
 from v2c_desktop.ui.panes.chat.render import answer_html, linked_numbers, targets_from_sources
 from v2c_desktop.ui.panes.chat.turn import GET_MODEL_HREF, TurnView, extractive_label
+from v2c_desktop.ui.settings.dialog import SettingsDialog
 
 pytestmark = pytest.mark.gui
 
@@ -31,7 +32,8 @@ def test_markers_are_escaped_and_only_known_numbers_link() -> None:
     html = answer_html("a <b>x</b> [1] and [2] [x] [1, 2]\n\nnext", targets)
     assert "&lt;b&gt;x&lt;/b&gt;" in html
     assert linked_numbers(html) == [1]
-    assert "[2]" in html and "[x]" in html and html.count("<p>") == 2
+    # [2] is no source: it is left out, so no gap in the numbers is ever shown
+    assert "[2]" not in html and " and [x] [1, 2]" in html and html.count("<p>") == 2
 
 
 def test_unverified_numbers_are_never_links_and_streaming_links_use_the_sources(
@@ -43,16 +45,19 @@ def test_unverified_numbers_are_never_links_and_streaming_links_use_the_sources(
     turn.show()
     turn.set_meta(AskMeta("chat-1", SMOLLM2, False, [source(1, 12.0), source(2, 95.0)]))
     turn.add_delta("It maps the body [1]. It is odd [2]")
+    turn.render_text()  # (a streaming answer is rendered at most once per RENDER_MS)
     assert [text for text, _ in anchors(turn.answer)] == ["[1]", "[2]"]  # while streaming
     assert turn.state == "streaming" and turn.cards == []
     citation = Citation(1, HOMUNCULUS, "Homunculus", URL, 14.5, 18.0, "a sensory map", True)
     done = AskDone("chat-1", "It maps the body [1]. It is odd [2]", [citation], [2], False, SMOLLM2)
     turn.finish(done)
     assert [text for text, _ in anchors(turn.answer)] == ["[1]"]  # [2] is unverified
-    assert link_point(turn.answer, 2) is None and "[2]" in turn.answer.toPlainText()
+    assert link_point(turn.answer, 2) is None and "[2]" not in turn.answer.toPlainText()
+    assert turn.answer.toPlainText() == "It maps the body [1]. It is odd"
     assert [c.card.n for c in turn.cards] == [1]
     assert turn.cards[0].card.start == 14.5  # the narrowed citation, not the source start
-    assert turn.cards[0].title.text().endswith("Homunculus · 0:14")
+    assert turn.cards[0].name.full_text() == "Homunculus"
+    assert turn.cards[0].time.text().endswith(">0:14</a>")
     assert turn.cards[0].quote.text() == "“a sensory map”"
 
 
@@ -108,10 +113,10 @@ def test_the_model_picker_lists_installed_models_and_extractive(
     assert pane.models.request() == (None, False)  # automatic: the core decides
     pane.models.select(SMOLLM2)
     assert pane.models.request() == (SMOLLM2, False)
-    assert window.status.chat.text().startswith("Chat: SmolLM2")
+    assert window.status.chat.full_text().startswith("Chat: SmolLM2")
     pane.models.select("extractive")
     assert pane.models.request() == (None, True)
-    assert window.status.chat.text() == "Chat: extractive"
+    assert window.status.chat.full_text() == "Chat: extractive"
 
 
 def test_an_extractive_answer_says_why_and_links_to_the_model_set_up(qtbot: QtBot) -> None:
@@ -148,7 +153,7 @@ def test_the_get_model_link_of_a_real_answer_opens_the_model_set_up(
     qtbot: QtBot, crashcourse: CoreAPI, make_window: Callable[[CoreAPI], MainWindow]
 ) -> None:
     """No capable model here (only SmolLM2): the answer is extractive, says why, and its
-    link opens the set-up dialog even though a first-run choice may be remembered."""
+    link opens the model manager (the settings at their Models page)."""
     window = make_window(crashcourse)
     pane = open_chat(qtbot, window)
     tick(pane, HOMUNCULUS)
@@ -159,7 +164,7 @@ def test_the_get_model_link_of_a_real_answer_opens_the_model_set_up(
     (turn,) = pane.turns
     assert turn.extractive and "because the only chat model installed" in turn.label.text()
     turn.label.linkActivated.emit(GET_MODEL_HREF)
-    qtbot.waitUntil(lambda: window.findChild(QDialog, "firstRunDialog") is not None)
-    found = window.findChild(QDialog, "firstRunDialog")
-    assert found is not None and found.isVisible()
+    qtbot.waitUntil(lambda: window.findChild(QDialog, "settingsDialog") is not None)
+    found = window.findChild(SettingsDialog, "settingsDialog")
+    assert found is not None and found.isVisible() and found.current_page() == "models"
     found.reject()

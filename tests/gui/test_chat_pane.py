@@ -14,8 +14,8 @@ from tests.gui.chat_helpers import (
     HOMUNCULUS,
     MODEL_TIMEOUT,
     SMOLLM2,
-    anchors,
     click_link,
+    markers,
     open_chat,
     tick,
     type_question,
@@ -77,16 +77,17 @@ def test_a_real_model_answer_streams_in_and_a_marker_click_seeks_the_player(
     card = turn.cards[0].card
     assert card.video_id == HOMUNCULUS
     assert f"[{card.n}]" in turn.text
-    assert card.title in turn.cards[0].title.text() and card.time in turn.cards[0].title.text()
+    assert turn.cards[0].name.full_text() == card.title and card.time in turn.cards[0].time.text()
     assert turn.cards[0].quote.text() == f"“{card.quote}”"
-    links = anchors(turn.answer)
-    assert {text for text, _ in links} == {f"[{c.card.n}]" for c in turn.cards}
-    assert parse_seek_href(dict(links)[f"[{card.n}]"]) == (HOMUNCULUS, pytest.approx(card.start))
+    links = markers(turn.answer)
+    assert {text for text, _ in links} == {f"[{c.card.number}]" for c in turn.cards}
+    shown = f"[{card.number}]"
+    assert parse_seek_href(dict(links)[shown]) == (HOMUNCULUS, pytest.approx(card.start))
     with qtbot.waitSignal(pane.seek_requested) as seek:
-        click_link(qtbot, turn.answer, card.n)
+        click_link(qtbot, turn.answer, card.number)
     assert seek.args == [HOMUNCULUS, pytest.approx(card.start)]
     seeks_player_to(qtbot, window, card.start)
-    assert window.status.chat.text() == f"Chat: {pane.models.combo.currentText()}"
+    assert window.status.chat.full_text() == f"Chat: {pane.models.combo.currentText()}"
 
 
 def test_an_extractive_answer_is_labelled_and_its_links_and_cards_seek(
@@ -105,11 +106,11 @@ def test_an_extractive_answer_is_labelled_and_its_links_and_cards_seek(
     assert turn.extractive and turn.label.isVisible()
     assert "Extractive answer" in turn.label.text()
     assert len(turn.cards) >= 2
-    numbers = [text for text, _ in anchors(turn.answer)]
-    assert set(numbers) == {f"[{c.card.n}]" for c in turn.cards}
+    numbers = [text for text, _ in markers(turn.answer)]
+    assert set(numbers) == {f"[{c.card.number}]" for c in turn.cards}
     second = turn.cards[1].card
     with qtbot.waitSignal(pane.seek_requested) as seek:
-        click_link(qtbot, turn.answer, second.n)
+        click_link(qtbot, turn.answer, second.number)
     assert seek.args == [HOMUNCULUS, pytest.approx(second.start)]
     seeks_player_to(qtbot, window, second.start)
     first = turn.cards[0]
@@ -117,7 +118,7 @@ def test_an_extractive_answer_is_labelled_and_its_links_and_cards_seek(
         qtbot.mouseClick(first, Qt.MouseButton.LeftButton)
     assert seek.args == [HOMUNCULUS, pytest.approx(first.card.start)]
     seeks_player_to(qtbot, window, first.card.start)
-    assert window.status.chat.text() == "Chat: extractive"
+    assert window.status.chat.full_text() == "Chat: extractive"
 
 
 def test_stop_cancels_the_model_and_the_next_question_works(

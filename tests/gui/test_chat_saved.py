@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
@@ -10,10 +11,13 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
 from pytestqt.qtbot import QtBot
 
-from tests.gui.chat_helpers import HOMUNCULUS, anchors, open_chat, tick
+from tests.gui.chat_helpers import HOMUNCULUS, markers, open_chat, tick
 from v2c_desktop.core.api import CoreAPI
+from v2c_desktop.core.domain.chats import ChatRecord
+from v2c_desktop.ui.bridge import JobRunner
 from v2c_desktop.ui.main_window import MainWindow
 from v2c_desktop.ui.panes.chat.pane import ChatPane
+from v2c_desktop.ui.panes.chat.saved import SavedChats
 
 pytestmark = pytest.mark.gui
 
@@ -43,8 +47,7 @@ def test_saved_chats_open_rename_export_and_delete(
     qtbot.waitUntil(lambda: titles(pane) == ["What is the homunculus?"])
     first = pane.chat_id
     assert first and pane.saved.current_id() == first
-    with qtbot.waitSignal(pane.saved.listed):
-        pane.saved.new.click()
+    pane.saved.new.click()
     assert pane.chat_id is None and pane.turns == []
     tick(pane, SLEEP)
     ask(qtbot, pane, "Why do we dream?")
@@ -58,8 +61,8 @@ def test_saved_chats_open_rename_export_and_delete(
     assert pane.scope.scope().video_ids == (HOMUNCULUS,)
     turn = pane.turns[0]
     assert turn.question.text() == "What is the homunculus?" and turn.extractive
-    assert turn.cards and {t for t, _ in anchors(turn.answer)} == {
-        f"[{c.card.n}]" for c in turn.cards
+    assert turn.cards and {t for t, _ in markers(turn.answer)} == {
+        f"[{c.card.number}]" for c in turn.cards
     }
 
     # rename through the prompt
@@ -92,3 +95,35 @@ def test_saved_chats_open_rename_export_and_delete(
     qtbot.mouseClick(box.button(QMessageBox.StandardButton.Yes), Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: titles(pane) == ["Why do we dream?"])
     assert pane.chat_id is None and pane.turns == []
+
+
+class SlowChats:
+    """`list_chats` answers only when the test says so, in any order."""
+
+    def __init__(self) -> None:
+        self.pending: list[asyncio.Future[list[ChatRecord]]] = []
+
+    async def list_chats(self) -> list[ChatRecord]:
+        future: asyncio.Future[list[ChatRecord]] = asyncio.get_running_loop().create_future()
+        self.pending.append(future)
+        return await future
+
+    async def get_chat(self, chat_id: str) -> ChatRecord:
+        return ChatRecord(chat_id, chat_id, {})
+
+
+def test_an_older_refresh_never_undoes_a_newer_choice(qtbot: QtBot, runner: JobRunner) -> None:
+    api = SlowChats()
+    saved = SavedChats(api, runner)  # type: ignore[arg-type]
+    qtbot.addWidget(saved)
+    chats = [ChatRecord("new", "New", {}), ChatRecord("old", "Old", {})]
+    saved.refresh("old")  # an answer in "old" finished: highlight it
+    saved.refresh()  # the change feed's refresh, started later
+    qtbot.waitUntil(lambda: len(api.pending) == 2)
+    api.pending[1].set_result(chats)  # the later one arrives first
+    qtbot.waitUntil(lambda: saved.list.count() == 2)
+    assert saved.current_id() == "old"  # it carried the wish of the one before
+    saved.select("new")  # the user went on (a new chat was answered)
+    with qtbot.waitSignal(runner.finished):
+        api.pending[0].set_result(chats)  # the stale read arrives last
+    assert saved.current_id() == "new"

@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 AUTOMATIC = ""
 EXTRACTIVE = "extractive"
 EXTRACTIVE_TEXT = "Extractive (quote passages)"
+GET_MODEL = "get-model"  # not a model: the entry that opens the model manager
+GET_MODEL_TEXT = "Get a better model…"
 
 
 @dataclass(frozen=True)
@@ -75,9 +77,11 @@ class ChatModelSource:
 class ModelPicker(QWidget):
     """Signals:
     changed(label): the effective model's label ("" = extractive).
+    get_model_requested(): "Get a better model…" was chosen (the choice stays as it was).
     """
 
     changed = Signal(str)
+    get_model_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -90,8 +94,19 @@ class ModelPicker(QWidget):
         layout.addWidget(QLabel("Model:"))
         layout.addWidget(self.combo)
         layout.addStretch(1)
+        self._chosen = 0  # the index to go back to when "Get a better model…" is chosen
         self.set_choices(ModelChoices([], ""))
-        self.combo.currentIndexChanged.connect(lambda _i: self.changed.emit(self.effective()))
+        self.combo.currentIndexChanged.connect(self._index_changed)
+
+    def _index_changed(self, index: int) -> None:
+        if self.combo.itemData(index) == GET_MODEL:
+            self.combo.blockSignals(True)
+            self.combo.setCurrentIndex(self._chosen)
+            self.combo.blockSignals(False)
+            self.get_model_requested.emit()
+            return
+        self._chosen = index
+        self.changed.emit(self.effective())
 
     def set_choices(self, choices: ModelChoices) -> None:
         current = self.combo.currentData() if self.combo.count() else AUTOMATIC
@@ -104,7 +119,12 @@ class ModelPicker(QWidget):
             self.combo.addItem(option.label, option.id)
             self.combo.setItemData(self.combo.count() - 1, option.id, Qt.ItemDataRole.ToolTipRole)
         self.combo.addItem(EXTRACTIVE_TEXT, EXTRACTIVE)
+        self.combo.insertSeparator(self.combo.count())
+        self.combo.addItem(GET_MODEL_TEXT, GET_MODEL)
+        tip = "Download a model, add your own file or use a model server"
+        self.combo.setItemData(self.combo.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
         self.combo.setCurrentIndex(max(0, self.combo.findData(current)))
+        self._chosen = self.combo.currentIndex()
         self.combo.blockSignals(False)
         self.changed.emit(self.effective())
 
@@ -115,7 +135,9 @@ class ModelPicker(QWidget):
         return index >= 0
 
     def model_ids(self) -> list[str]:
-        return [str(self.combo.itemData(i)) for i in range(self.combo.count())]
+        """The ids offered (automatic "", the models, "extractive"), not the other entries."""
+        data = [self.combo.itemData(i) for i in range(self.combo.count())]
+        return [str(d) for d in data if d is not None and d != GET_MODEL]
 
     def request(self) -> tuple[str | None, bool]:
         """(model id or None for automatic, extractive)."""

@@ -1,5 +1,5 @@
 """The chat pane: ask the library a question and read the answer as it streams, with every
-`[n]` a link that plays the cited moment.
+`[n]` a link that plays the cited moment; copy an answer, or ask its question again.
 
 An answer is one job on the runner: it iterates `api.ask(...)` on the qasync loop and
 hands each event to the answer's `TurnView`, so the window never waits. Stop cancels that
@@ -16,7 +16,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
     QSplitter,
@@ -31,6 +30,7 @@ from v2c_desktop.core.errors import V2CError
 
 from ...bridge import JobRunner
 from .conversation import Conversation
+from .elided import ElidedLabel
 from .models import ChatModelSource, ModelChoices, ModelPicker
 from .saved import SavedChats
 from .scope import ScopePicker
@@ -47,13 +47,17 @@ class ChatPane(QWidget):
     box on the right.
 
     Signals:
-        seek_requested(video_id, seconds): a `[n]` link or a source card was clicked.
+        seek_requested(video_id, seconds): a `[n]` or `(m:ss)` link or a source card was
+            clicked.
+        cite_requested(video_id, seconds, quote): the same click, with the quote it cites
+            (emitted right after `seek_requested`: connect one of the two).
         answer_finished(state): "done", "stopped" or "error".
         model_changed(label): the effective chat model ("" = extractive).
         get_model_requested(): the user asked to set up a chat model.
     """
 
     seek_requested = Signal(str, float)
+    cite_requested = Signal(str, float, str)
     get_model_requested = Signal()
     answer_finished = Signal(str)
     model_changed = Signal(str)
@@ -75,9 +79,8 @@ class ChatPane(QWidget):
         self.saved = SavedChats(api, runner)
         self.scope = ScopePicker()
         self.models = ModelPicker()
-        self.title = QLabel("New chat")
+        self.title = ElidedLabel("New chat")
         self.title.setObjectName("chatTitle")
-        self.title.setTextFormat(Qt.TextFormat.PlainText)
         font = self.title.font()
         font.setBold(True)
         self.title.setFont(font)
@@ -89,10 +92,8 @@ class ChatPane(QWidget):
         self.ask_button.setDefault(True)
         self.stop_button = QPushButton("Stop")
         self.stop_button.setEnabled(False)
-        self.status = QLabel()
+        self.status = ElidedLabel()  # one line: a long message never moves the buttons
         self.status.setObjectName("chatStatus")
-        self.status.setTextFormat(Qt.TextFormat.PlainText)
-        self.status.setWordWrap(True)
         self._compose()
         self.question.returnPressed.connect(self.ask)
         self.ask_button.clicked.connect(self.ask)
@@ -102,10 +103,16 @@ class ChatPane(QWidget):
         self.saved.deleted.connect(self._on_deleted)
         self.saved.listed.connect(self._show_title)
         self.models.changed.connect(self.model_changed)
+        self.models.get_model_requested.connect(self.get_model_requested)
         self.scope.changed.connect(self._enable)
         self.question.textChanged.connect(self._enable)
         self.conversation.seek_requested.connect(self.seek_requested)
+        self.conversation.cite_requested.connect(self.cite_requested)
         self.conversation.get_model_requested.connect(self.get_model_requested)
+        self.conversation.ask_again_requested.connect(self.ask_again)
+        self.conversation.copied.connect(
+            lambda _text: self.status.set_full_text("Copied the answer as Markdown, with links.")
+        )
         self._enable()
 
     def _compose(self) -> None:
@@ -184,6 +191,7 @@ class ChatPane(QWidget):
         ready = bool(self.question.text().strip()) and not self.scope.scope().empty
         self.ask_button.setEnabled(ready and not self.busy())
         self.stop_button.setEnabled(self.busy())
+        self.conversation.set_asking_allowed(not self.busy())
 
     def request(self, question: str) -> AskRequest:
         scope = self.scope.scope()
@@ -192,6 +200,7 @@ class ChatPane(QWidget):
             question,
             video_ids=scope.video_ids,
             collection=scope.collection,
+            library=scope.library,
             chat_id=self.chat_id,
             model=model,
             extractive=extractive,
@@ -200,17 +209,27 @@ class ChatPane(QWidget):
 
     def ask(self) -> str:
         """Ask what the box holds about the chosen scope; the job id ("" if nothing to ask)."""
-        question = self.question.text().strip()
+        job = self.ask_question(self.question.text().strip())
+        if job:
+            self.question.clear()
+        return job
+
+    def ask_again(self, question: str) -> str:
+        """Ask a question of this chat again, for a fresh answer below the others (with
+        the model and scope chosen now); the box keeps what is being typed."""
+        return self.ask_question(question.strip())
+
+    def ask_question(self, question: str) -> str:
+        """Ask `question` about the chosen scope; the job id ("" if nothing to ask)."""
         if self.busy() or not question:
             return ""
         if self.scope.scope().empty:
-            self.status.setText("Tick videos or choose a collection first.")
+            self.status.set_full_text("Tick videos, choose a collection or the whole library.")
             return ""
         request = self.request(question)
         turn = self.conversation.add_turn(question)
         self.conversation.following = True
-        self.question.clear()
-        self.status.setText("Answering…")
+        self.status.set_full_text("Answering…")
 
         async def work(_progress: Any) -> None:
             events = self._api.ask(request).__aiter__()
@@ -254,8 +273,9 @@ class ChatPane(QWidget):
 
     def _settle(self, state: str) -> None:
         self._job = ""
-        self.conversation.following = False
-        self.status.setText({"done": "", "stopped": "Stopped."}.get(state, "The answer failed."))
+        self.status.set_full_text(
+            {"done": "", "stopped": "Stopped."}.get(state, "The answer failed.")
+        )
         self._enable()
         if self.chat_id:
             self.saved.refresh(self.chat_id)
@@ -271,13 +291,13 @@ class ChatPane(QWidget):
             self.stop()
         self.chat_id = None
         self.conversation.clear()
-        self.title.setText("New chat")
+        self.title.set_full_text("New chat")
         self.saved.select("")
         self.question.setFocus()
 
     def _show_title(self) -> None:
         chat = self.saved.chats.get(self.chat_id or "")
-        self.title.setText(chat.title if chat is not None else "New chat")
+        self.title.set_full_text(chat.title if chat is not None else "New chat")
 
     def _on_deleted(self, chat_id: str) -> None:
         if chat_id == self.chat_id:
@@ -288,7 +308,11 @@ class ChatPane(QWidget):
         if self.busy():
             self.stop()
         self.chat_id = chat.id
-        self.title.setText(chat.title)
+        self.title.set_full_text(chat.title)
         scope = chat.scope or {}
-        self.scope.set_scope(list(scope.get("video_ids") or []), scope.get("collection"))
+        self.scope.set_scope(
+            list(scope.get("video_ids") or []),
+            scope.get("collection"),
+            library=bool(scope.get("library")),
+        )
         self.conversation.show_messages(chat.messages)

@@ -57,6 +57,8 @@ class SavedChats(QWidget):
         self._api = api
         self._runner = runner
         self.chats: dict[str, ChatRecord] = {}
+        self._reads = 0  # refreshes started; only the latest one's list is shown
+        self._wanted: str | None = None  # the chat a pending refresh should highlight
         self.list = QListWidget()
         self.list.setObjectName("savedChats")
         self.list.setWordWrap(True)  # long titles wrap instead of scrolling sideways
@@ -85,6 +87,7 @@ class SavedChats(QWidget):
         return str(item.data(ID_ROLE)) if item is not None else ""
 
     def _on_current(self, item: QListWidgetItem | None, _previous: object) -> None:
+        self._wanted = None  # the user's click wins over any refresh on its way
         self._enable()
         if item is not None:
             self.open(str(item.data(ID_ROLE)))
@@ -96,16 +99,26 @@ class SavedChats(QWidget):
 
     # -- reading -----------------------------------------------------------------------------
     def refresh(self, select: str | None = None) -> None:
-        """Read the chats again; keep `select` highlighted, else whatever is highlighted
-        when the list arrives (a refresh the library's change feed started must not undo a
-        click made while it was on its way)."""
+        """Read the chats again; highlight `select`, else whatever is highlighted when the
+        list arrives (a refresh the library's change feed started must not undo a click
+        made while it was on its way). Refreshes overlap: only the latest one's list is
+        shown, so an older one (with an older `select`) never undoes a newer choice."""
+        if select is not None:
+            self._wanted = select
+        self._reads += 1
+        read = self._reads
         self._runner.start(
             lambda _p: self._api.list_chats(),
             label="list chats",
-            on_finished=lambda chats: self._show(
-                chats, self.current_id() if select is None else select
-            ),
+            on_finished=lambda chats: self._arrived(read, chats),
         )
+
+    def _arrived(self, read: int, chats: list[ChatRecord]) -> None:
+        if read != self._reads:
+            return  # a newer refresh is on its way
+        keep = self.current_id() if self._wanted is None else self._wanted
+        self._wanted = None
+        self._show(chats, keep)
 
     def _show(self, chats: list[ChatRecord], keep: str) -> None:
         self.chats = {c.id: c for c in chats}
@@ -124,6 +137,7 @@ class SavedChats(QWidget):
 
     def select(self, chat_id: str) -> None:
         """Highlight a chat without opening it again (the one being answered)."""
+        self._wanted = None
         self.list.blockSignals(True)
         self.list.clearSelection()
         self.list.setCurrentRow(-1)

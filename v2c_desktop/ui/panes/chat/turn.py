@@ -1,15 +1,21 @@
 """One question and its answer: the streamed text with `[n]` links, the model's collapsible
-"thinking", an extractive label, a note (model, stopped, error) and the source cards."""
+"thinking", an extractive label, a note (model, stopped, error), the source cards, and the
+answer's own actions (copy it as Markdown, ask the question again).
+
+While an answer streams its text is rendered at most once per `RENDER_MS`, however many
+deltas arrive in between: a local model sends a delta per token, and re-rendering (and
+re-measuring) the whole answer for each one would keep the window from reading keys.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, QSizeF, Qt, QUrl, Signal
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QFrame,
+    QHBoxLayout,
     QLabel,
     QSizePolicy,
-    QTextBrowser,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -25,14 +31,15 @@ from v2c_desktop.core.ask.events import (
 )
 from v2c_desktop.core.errors import render_hint
 
-from ...links import parse_seek_href
 from ...rich_text import escape
-from ..seek_card import SeekCard, card_label
+from .cited import AnswerView, SourceCard
 from .render import (
     CitationCard,
     Target,
-    answer_html,
+    answer_markdown,
     cards_from_citations,
+    ordered_cards,
+    render_answer,
     targets_from_cards,
     targets_from_sources,
 )
@@ -40,6 +47,8 @@ from .render import (
 EXTRACTIVE_LABEL = "Extractive answer: passages quoted from the videos, not written by a model"
 #: The href of the extractive label's link that opens the chat model set-up.
 GET_MODEL_HREF = "v2c-app:get-chat-model"
+#: At most one render of a streaming answer per this many milliseconds.
+RENDER_MS = 80
 
 
 def extractive_label(meta: AskMeta) -> str:
@@ -58,72 +67,6 @@ def extractive_label(meta: AskMeta) -> str:
         f"{text}<br>For written answers, <a href='{GET_MODEL_HREF}'>get a chat model…</a>"
         f"{suggestion}, or start Ollama or LM Studio on this computer."
     )
-
-
-class AnswerView(QTextBrowser):
-    """Rich text that grows to fit its document (the conversation scrolls, not each answer).
-
-    Signals:
-        seek_requested(video_id, seconds): a `[n]` link was clicked.
-    """
-
-    seek_requested = Signal(str, float)
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("chatAnswer")
-        self.setOpenLinks(False)
-        self.setOpenExternalLinks(False)
-        self.setFrameShape(QFrame.Shape.NoFrame)
-        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.viewport().setAutoFillBackground(False)
-        self.anchorClicked.connect(self._on_anchor)
-        self.document().documentLayout().documentSizeChanged.connect(self._fit)
-        self.html = ""
-
-    def set_answer(self, html: str) -> None:
-        if html != self.html:
-            self.html = html
-            self.setHtml(html)
-
-    def _fit(self, size: QSizeF) -> None:
-        self.setFixedHeight(max(24, int(size.height()) + 6))
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        self.document().setTextWidth(self.viewport().width())
-
-    def sizeHint(self) -> QSize:
-        return QSize(400, self.height())
-
-    def _on_anchor(self, url: QUrl) -> None:
-        target = parse_seek_href(url.toString())
-        if target is not None:
-            self.seek_requested.emit(*target)
-
-
-class SourceCard(SeekCard):
-    """A cited moment: `[n] title · m:ss` and its quote; a click plays it."""
-
-    def __init__(self, card: CitationCard, parent: QWidget | None = None) -> None:
-        super().__init__("sourceCard", parent)
-        self.card = card
-        self.set_moment(card.video_id, card.start)
-        self.title = card_label(
-            f"<b>[{card.n}]</b> {escape(card.title)} · {escape(card.time)}",
-            "sourceTitle",
-            Qt.TextFormat.RichText,
-        )
-        self.quote = card_label(
-            f"“{card.quote}”" if card.quote else "", "sourceQuote", Qt.TextFormat.PlainText
-        )
-        self.quote.setVisible(bool(card.quote))
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 4, 8, 4)
-        layout.addWidget(self.title)
-        layout.addWidget(self.quote)
 
 
 class Thinking(QWidget):
@@ -166,11 +109,17 @@ class Thinking(QWidget):
 class TurnView(QFrame):
     """Signals:
     seek_requested(video_id, seconds): a `[n]` link or a source card was clicked.
+    cite_requested(video_id, seconds, quote): the same click, with the quote it cites.
     get_model_requested(): the extractive label's "get a chat model" link was clicked.
+    ask_again_requested(question): "Ask again" was clicked.
+    copied(markdown): "Copy answer" put the answer on the clipboard.
     """
 
     seek_requested = Signal(str, float)
+    cite_requested = Signal(str, float, str)
     get_model_requested = Signal()
+    ask_again_requested = Signal(str)
+    copied = Signal(str)
 
     def __init__(self, question: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -180,6 +129,7 @@ class TurnView(QFrame):
         self.extractive = False
         self.targets: dict[int, Target] = {}
         self.cards: list[SourceCard] = []
+        self.changed = True  # its size must be measured again (see `Conversation`)
         self.question = QLabel(question)
         self.question.setObjectName("chatQuestion")
         self.question.setTextFormat(Qt.TextFormat.PlainText)
@@ -198,11 +148,23 @@ class TurnView(QFrame):
         self.thinking = Thinking()
         self.answer = AnswerView()
         self.answer.seek_requested.connect(self.seek_requested)
+        self.answer.cite_requested.connect(self.cite_requested)
         self.note = QLabel()
         self.note.setObjectName("chatNote")
         self.note.setTextFormat(Qt.TextFormat.PlainText)
         self.note.setWordWrap(True)
         self.note.setEnabled(False)
+        self.copy_button = self._action("Copy answer", "Copy the answer as Markdown with links")
+        self.again_button = self._action("Ask again", "Ask this question again for a new answer")
+        self.copy_button.clicked.connect(self.copy_answer)
+        self.again_button.clicked.connect(
+            lambda: self.ask_again_requested.emit(self.question.text())
+        )
+        actions = QHBoxLayout()
+        actions.setContentsMargins(0, 0, 0, 0)
+        actions.addWidget(self.copy_button)
+        actions.addWidget(self.again_button)
+        actions.addStretch(1)
         self._cards = QVBoxLayout()
         self._cards.setContentsMargins(0, 0, 0, 0)
         layout = QVBoxLayout(self)
@@ -210,7 +172,30 @@ class TurnView(QFrame):
         for widget in (self.question, self.label, self.thinking, self.answer, self.note):
             layout.addWidget(widget)
         layout.addLayout(self._cards)
+        layout.addLayout(actions)
+        self._render_timer = QTimer(self)
+        self._render_timer.setSingleShot(True)
+        self._render_timer.setInterval(RENDER_MS)
+        self._render_timer.timeout.connect(self.render_text)
+        self._show_actions()
         self.say("Looking for the passages that answer this…")
+
+    def _action(self, text: str, tip: str) -> QToolButton:
+        button = QToolButton()
+        button.setObjectName("turnAction")
+        button.setText(text)
+        button.setToolTip(tip)
+        button.setAutoRaise(True)
+        button.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        return button
+
+    def event(self, event: QEvent) -> bool:
+        """Its layout changed: it must be measured again, and its column told so."""
+        handled = super().event(event)
+        if event.type() == QEvent.Type.LayoutRequest:
+            self.changed = True
+            self.updateGeometry()
+        return handled
 
     # -- the stream --------------------------------------------------------------------------
     def apply(self, event: AskEvent) -> None:
@@ -238,8 +223,15 @@ class TurnView(QFrame):
         self.thinking.add(text)
 
     def add_delta(self, text: str) -> None:
+        """Take the words; they are shown with the next render (soon, and once for many)."""
         self.text += text
-        self.answer.set_answer(answer_html(self.text, self.targets))
+        if not self._render_timer.isActive():
+            self._render_timer.start()
+
+    def render_text(self) -> None:
+        """Show the text as it is now."""
+        self._render_timer.stop()
+        self.answer.set_answer(render_answer(self.text, self.targets, quote_times=self.extractive))
 
     def finish(self, done: AskDone) -> None:
         self.state = "done"
@@ -248,25 +240,54 @@ class TurnView(QFrame):
         self.say("" if done.extractive else f"Answered by {done.model or 'the model'}")
 
     def show_answer(self, text: str, cards: list[CitationCard]) -> None:
-        """The final text: only the numbers with a citation card stay links."""
+        """The final text: only the numbers with a citation card stay links, numbered as
+        read, and the cards follow in that order."""
         self.text = text
-        self.targets = targets_from_cards(cards)
-        self.answer.set_answer(answer_html(text, self.targets))
-        for card in cards:
+        ordered = ordered_cards(text, cards)
+        self.targets = targets_from_cards(ordered)
+        self.render_text()
+        for card in ordered:
             widget = SourceCard(card)
             widget.seek_requested.connect(self.seek_requested)
+            widget.cite_requested.connect(self.cite_requested)
             self._cards.addWidget(widget)
             self.cards.append(widget)
+        if self.state == "waiting":
+            self.state = "done"
+        self._show_actions()
 
     def stop(self) -> None:
         self.state = "stopped"
+        self.render_text()
         self.say("stopped" + (": the answer above is incomplete" if self.text else ""))
         self.note.setEnabled(True)
+        self._show_actions()
 
     def fail(self, message: str, hint: str) -> None:
         self.state = "error"
+        self.render_text()
         self.say(f"{message} — {hint}" if hint else message)
         self.note.setEnabled(True)
+        self._show_actions()
+
+    # -- the answer's actions ----------------------------------------------------------------
+    def markdown(self) -> str:
+        """The answer as Markdown: markers numbered as shown, each a timestamp link."""
+        return answer_markdown(self.text, [c.card for c in self.cards], quote_times=self.extractive)
+
+    def copy_answer(self) -> None:
+        text = self.markdown()
+        QGuiApplication.clipboard().setText(text)
+        self.copied.emit(text)
+
+    def set_asking_allowed(self, allowed: bool) -> None:
+        """Another answer is streaming (or not): "Ask again" waits for it."""
+        self.again_button.setEnabled(allowed)
+
+    def _show_actions(self) -> None:
+        settled = self.state in ("done", "stopped", "error")
+        self.copy_button.setVisible(settled and bool(self.text.strip()))
+        self.again_button.setVisible(settled)
 
     def _on_label_link(self, href: str) -> None:
         if href == GET_MODEL_HREF:
