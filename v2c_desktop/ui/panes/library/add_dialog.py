@@ -76,13 +76,18 @@ def pick_folder(parent: QWidget, on_paths: OnPaths) -> QFileDialog:
 class AddDialog(QDialog):
     """Collects sources; `sources_chosen` fires when the user presses Add.
 
+    `current` is the collection open in the library's sidebar: new videos go there unless
+    the user picks another (or none).
+
     Signals:
         sources_chosen(sources, collection): `collection` is "" for none.
     """
 
     sources_chosen = Signal(list, str)
 
-    def __init__(self, collections: list[str], parent: QWidget | None = None) -> None:
+    def __init__(
+        self, collections: list[str], parent: QWidget | None = None, *, current: str = ""
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("addDialog")
         self.setWindowTitle("Add videos")
@@ -102,6 +107,8 @@ class AddDialog(QDialog):
         self.collection = QComboBox()
         self.collection.setEditable(True)
         self.collection.addItems([NO_COLLECTION, *sorted(collections, key=str.casefold)])
+        if current and current in collections:
+            self.collection.setCurrentIndex(self.collection.findText(current))
         self.collection.setToolTip("Type a new name to create a collection")
         form = QFormLayout()
         form.addRow("Into collection:", self.collection)

@@ -1,9 +1,25 @@
-"""The collections list beside the library table: All videos, then each collection."""
+"""The collections list beside the library table: All videos, then each collection.
+
+Videos dragged from the table drop onto a collection (the row under the pointer lights up
+while they hover; "All videos" takes no drop). "New" makes a collection of the videos
+selected in the table, when there are any.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtGui import (
+    QBrush,
+    QDragEnterEvent,
+    QDragLeaveEvent,
+    QDragMoveEvent,
+    QDropEvent,
+    QPalette,
+)
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QHBoxLayout,
     QListWidget,
     QListWidgetItem,
@@ -16,9 +32,73 @@ from PySide6.QtWidgets import (
 from v2c_desktop.core.domain.videos import Collection
 
 from ...dialogs import ask_text, confirm
+from .videos_model import video_ids_from
 
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 ALL = ""
+
+
+class CollectionList(QListWidget):
+    """The list itself: takes drops of videos on a collection's row.
+
+    Signals:
+        videos_dropped(collection_id, video_ids)
+    """
+
+    videos_dropped = Signal(str, list)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setAcceptDrops(True)
+        self.setDragDropMode(QAbstractItemView.DragDropMode.DropOnly)
+        self._target: QListWidgetItem | None = None
+
+    def collection_at(self, point: QPoint) -> str:
+        item = self.itemAt(point)
+        return str(item.data(ID_ROLE)) if item is not None else ALL
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if video_ids_from(event.mimeData()):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:
+        point = event.position().toPoint()
+        if video_ids_from(event.mimeData()) and self.collection_at(point) != ALL:
+            self._mark(self.itemAt(point))
+            event.setDropAction(Qt.DropAction.CopyAction)
+            event.accept()
+        else:
+            self._mark(None)
+            event.ignore()
+
+    def dragLeaveEvent(self, event: QDragLeaveEvent) -> None:
+        self._mark(None)
+        super().dragLeaveEvent(event)
+
+    def _mark(self, item: QListWidgetItem | None) -> None:
+        """Light the row the videos would drop on (the selection stays as it is)."""
+        if item is self._target:
+            return
+        if self._target is not None:
+            self._target.setBackground(QBrush())
+        self._target = item
+        if item is not None:
+            color = self.palette().color(QPalette.ColorRole.Highlight)
+            color.setAlphaF(0.35)
+            item.setBackground(QBrush(color))
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        self._mark(None)
+        ids = video_ids_from(event.mimeData())
+        target = self.collection_at(event.position().toPoint())
+        if ids and target != ALL:
+            event.setDropAction(Qt.DropAction.CopyAction)
+            event.accept()
+            self.videos_dropped.emit(target, ids)
+        else:
+            event.ignore()
 
 
 class CollectionsSidebar(QWidget):
@@ -26,30 +106,46 @@ class CollectionsSidebar(QWidget):
 
     Signals:
         selected(collection_id): "" for All videos.
-        create_requested(name)
+        create_requested(name): the pane puts the table's selected videos in it.
         rename_requested(collection_id, name)
         delete_requested(collection_id)
+        videos_dropped(collection_id, video_ids): rows of the table were dropped on it.
     """
 
     selected = Signal(str)
     create_requested = Signal(str)
     rename_requested = Signal(str, str)
     delete_requested = Signal(str)
+    videos_dropped = Signal(str, list)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._collections: dict[str, Collection] = {}
-        self.list = QListWidget()
+        #: How many videos a new collection would take (the table's selection).
+        self.selected_count: Callable[[], int] = lambda: 0
+        self.list = CollectionList()
+        self.list.videos_dropped.connect(self.videos_dropped)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setObjectName("collections")
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        self.new_button = self._button("New", "Create a collection", self.ask_create)
-        self.rename_button = self._button("Rename", "Rename the collection", self.ask_rename)
-        self.delete_button = self._button("Delete", "Delete the collection", self.ask_delete)
+        self.new_button = self._button(
+            "New", "Create a collection (of the videos selected in the table)", self.ask_create
+        )
+        self.new_button.setText("New…")
+        self.more_button = QToolButton(self)
+        self.more_button.setText("⋯")
+        self.more_button.setToolTip("Rename or delete the collection")
+        self.more_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        more = QMenu(self.more_button)
+        self.rename_action = more.addAction("Rename…", self.ask_rename)
+        self.delete_action = more.addAction("Delete…", self.ask_delete)
+        self.more_button.setMenu(more)
         buttons = QHBoxLayout()
-        for button in (self.new_button, self.rename_button, self.delete_button):
-            buttons.addWidget(button)
+        buttons.addWidget(self.new_button)
+        buttons.addWidget(self.more_button)
         buttons.addStretch(1)
-        self.setMinimumWidth(120)
+        self.setMinimumWidth(110)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.list, 1)
@@ -81,6 +177,7 @@ class CollectionsSidebar(QWidget):
     def _add_item(self, text: str, collection_id: str) -> None:
         item = QListWidgetItem(text)
         item.setData(ID_ROLE, collection_id)
+        item.setToolTip(text if collection_id == ALL else f"{text}\nDrop videos here to add them")
         self.list.addItem(item)
 
     def collections(self) -> list[Collection]:
@@ -104,13 +201,16 @@ class CollectionsSidebar(QWidget):
         self.selected.emit(str(current.data(ID_ROLE)) if current is not None else ALL)
 
     def _update_buttons(self) -> None:
-        is_collection = self.current_id() != ALL
-        self.rename_button.setEnabled(is_collection)
-        self.delete_button.setEnabled(is_collection)
+        self.more_button.setEnabled(self.current_id() != ALL)
 
     # -- asking the user ---------------------------------------------------------------------
     def ask_create(self) -> None:
-        ask_text(self, "New collection", "Name:", self.create_requested.emit)
+        count = self.selected_count()
+        label = "Name:"
+        if count:
+            what = "the selected video goes" if count == 1 else f"the {count} selected videos go"
+            label = f"Name ({what} in it):"
+        ask_text(self, "New collection", label, self.create_requested.emit)
 
     def ask_rename(self) -> None:
         collection = self._collections.get(self.current_id())

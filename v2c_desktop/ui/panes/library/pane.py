@@ -2,14 +2,17 @@
 
 It owns no data of its own: every read and write is a core call through the job runner,
 and the views are refreshed from what those calls return (or re-read after a batch).
+
+Ctrl+F anywhere in the pane finds in the open transcript (the window's own Ctrl+F, the
+search pane, answers when no transcript is open or the focus is elsewhere).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
 
 from v2c_desktop.core.domain.imports import BatchResult
@@ -19,18 +22,22 @@ from ...bridge import JobRunner
 from ...dialogs import ask_text, confirm
 from .add_dialog import AddDialog, pick_files, pick_folder
 from .collections_sidebar import ALL, CollectionsSidebar
-from .import_panel import ImportPanel
+from .import_panel import ImportPanel, short_source
+from .thumbnails import ThumbnailSource
 from .video_details import VideoDetails
 from .videos_table import VideosTable
 
 if TYPE_CHECKING:
     from v2c_desktop.core.api import CoreAPI
 
+LABEL_CHARS = 48
+
 
 def sources_label(sources: list[str]) -> str:
+    """What an import is called (its row, the status bar): short whatever was typed, since
+    the status bar grows the window to fit its text."""
     if len(sources) == 1:
-        name = Path(sources[0].rstrip("/")).name if "://" not in sources[0] else sources[0]
-        return name or sources[0]
+        return short_source(sources[0], LABEL_CHARS)
     return f"{len(sources)} sources"
 
 
@@ -53,8 +60,10 @@ class LibraryPane(QWidget):
         self._api = api
         self._runner = runner
         self._collections: dict[str, Collection] = {}
+        self.thumbnails = ThumbnailSource(api, runner, parent=self)
         self.sidebar = CollectionsSidebar()
-        self.table = VideosTable()
+        self.table = VideosTable(thumbnails=self.thumbnails)
+        self.sidebar.selected_count = self.table.selected_count
         self.details = VideoDetails()
         self.imports = ImportPanel(runner)
         top = QSplitter(Qt.Orientation.Horizontal)
@@ -64,7 +73,8 @@ class LibraryPane(QWidget):
         top.setStretchFactor(0, 0)
         top.setStretchFactor(1, 3)
         top.setStretchFactor(2, 2)
-        top.setSizes([160, 560, 400])
+        top.setChildrenCollapsible(False)
+        top.setSizes([110, 500, 340])
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(top)
         split.addWidget(self.imports)
@@ -75,7 +85,10 @@ class LibraryPane(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(split)
         self.sidebar.selected.connect(self._on_collection)
-        self.sidebar.create_requested.connect(lambda name: self.create_collection(name))
+        self.sidebar.create_requested.connect(self._create_from_selection)
+        self.sidebar.videos_dropped.connect(self.add_to_collection)
+        self.imports.retry_requested.connect(self.start_import)  # a new row; the old one stays
+        self.imports.video_requested.connect(self.reveal_video)
         self.sidebar.rename_requested.connect(self.rename_collection)
         self.sidebar.delete_requested.connect(self.delete_collection)
         self.table.current_changed.connect(self.show_video)
@@ -138,9 +151,49 @@ class LibraryPane(QWidget):
     def set_playhead(self, video_id: str, seconds: float) -> None:
         self.details.set_playhead(video_id, seconds)
 
+    def reveal_video(self, video_id: str) -> None:
+        """Select `video_id` in the table (showing all videos if a filter hides it)."""
+        if self.table.model.row_of(video_id) < 0:
+            return
+        if video_id not in self.table.visible_ids():
+            self.sidebar.select(ALL)
+        if video_id not in self.table.visible_ids():
+            self.table.filter.clear()
+        self.table.select_ids([video_id])
+        self.table.view.scrollTo(self.table.view.currentIndex())
+        self.table.view.setFocus()
+
+    # -- find in the transcript --------------------------------------------------------------
+    def event(self, event: QEvent) -> bool:
+        """Ctrl+F inside the pane belongs to the transcript when one is open: claim the key
+        before the window's shortcut (Search) takes it."""
+        if event.type() == QEvent.Type.ShortcutOverride and self._is_find(event):
+            event.accept()
+            return True
+        return super().event(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if self._is_find(event):
+            self.details.open_find()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def _is_find(self, event: QEvent) -> bool:
+        return (
+            isinstance(event, QKeyEvent)
+            and event.matches(QKeySequence.StandardKey.Find)
+            and self.details.has_transcript()
+        )
+
     # -- importing ---------------------------------------------------------------------------
     def open_add_dialog(self) -> AddDialog:
-        dialog = AddDialog([c.name for c in self._collections.values()], self)
+        open_collection = self._collections.get(self.sidebar.current_id())
+        dialog = AddDialog(
+            [c.name for c in self._collections.values()],
+            self,
+            current=open_collection.name if open_collection else "",
+        )
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.sources_chosen.connect(self.start_import)
         dialog.open()
@@ -165,7 +218,7 @@ class LibraryPane(QWidget):
             on_finished=self._imported,
             on_cancelled=self._after_write,
         )
-        self.imports.track(job_id, label)
+        self.imports.track(job_id, label, list(sources), collection)
         return job_id
 
     def _imported(self, result: BatchResult) -> None:
@@ -230,9 +283,17 @@ class LibraryPane(QWidget):
 
     # -- collections -------------------------------------------------------------------------
     def _ask_new_collection(self, video_ids: list[str]) -> None:
+        what = "the video goes" if len(video_ids) == 1 else f"the {len(video_ids)} videos go"
         ask_text(
-            self, "New collection", "Name:", lambda name: self.create_collection(name, video_ids)
+            self,
+            "New collection",
+            f"Name ({what} in it):",
+            lambda name: self.create_collection(name, video_ids),
         )
+
+    def _create_from_selection(self, name: str) -> str:
+        """The sidebar's New: a collection of the videos selected in the table."""
+        return self.create_collection(name, self.table.selected_ids())
 
     def create_collection(self, name: str, video_ids: list[str] | None = None) -> str:
         async def create() -> Collection:

@@ -1,17 +1,33 @@
-"""The details of one video: its facts, its chapters (clickable) and its transcript."""
+"""The details of one video: its facts, its chapters (clickable) and its transcript.
+
+The title and the link are single elided lines (the whole text on hover): a long title or
+URL never widens the pane or pushes the transcript around.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QFont
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QListWidget,
+    QListWidgetItem,
+    QSplitter,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from v2c_desktop.core.domain.videos import VideoRecord
+from v2c_desktop.core.ids import is_web
 from v2c_desktop.core.timecode import clock
 
-from ...rich_text import escape
+from .elided_label import ElidedLabel
+from .find_bar import FindBar
 from .transcript_view import TranscriptView
 
 START_ROLE = Qt.ItemDataRole.UserRole + 1
+EMPTY = "Select a video to read its transcript."
 
 
 class VideoDetails(QWidget):
@@ -26,23 +42,59 @@ class VideoDetails(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.record: VideoRecord | None = None
-        self.header = QLabel()
-        self.header.setObjectName("videoHeader")
-        self.header.setWordWrap(True)
-        self.header.setTextFormat(Qt.TextFormat.RichText)
-        self.header.setOpenExternalLinks(True)
-        self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
+        self.title = ElidedLabel(preferred=400)
+        self.title.setObjectName("videoTitle")
+        font = QFont(self.title.font())
+        font.setBold(True)
+        font.setPointSizeF(font.pointSizeF() * 1.15)
+        self.title.setFont(font)
+        self.facts = ElidedLabel(preferred=400)
+        self.facts.setObjectName("videoFacts")
+        self.link = ElidedLabel(preferred=400)
+        self.link.setObjectName("videoLink")
+        self.link.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.open_link = QToolButton()
+        self.open_link.setObjectName("videoOpenLink")
+        self.open_link.setText("Open")
+        self.open_link.setAutoRaise(True)
+        self.open_link.setToolTip("Open the video's page in the browser")
+        self.open_link.clicked.connect(self._open_page)
+        self.find_button = QToolButton()
+        self.find_button.setObjectName("findButton")
+        self.find_button.setText("Find…")
+        self.find_button.setAutoRaise(True)
+        self.find_button.setToolTip("Find in the transcript (Ctrl+F)")
+        link_row = QHBoxLayout()
+        link_row.setContentsMargins(0, 0, 0, 0)
+        link_row.addWidget(self.link, 1)
+        link_row.addWidget(self.open_link)
+        link_row.addWidget(self.find_button)
         self.chapters = QListWidget()
         self.chapters.setObjectName("chapters")
+        self.chapters.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.chapters.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.transcript = TranscriptView()
+        self.transcript.setPlaceholderText(EMPTY)
+        self.find_bar = FindBar(self.transcript, self)
+        self.find_button.clicked.connect(self.open_find)
+        reader = QWidget()
+        column = QVBoxLayout(reader)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.find_bar)
+        column.addWidget(self.transcript, 1)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.chapters)
-        split.addWidget(self.transcript)
+        split.addWidget(reader)
         split.setStretchFactor(0, 1)
         split.setStretchFactor(1, 4)
+        split.setChildrenCollapsible(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.header)
+        layout.setSpacing(2)
+        layout.addWidget(self.title)
+        layout.addWidget(self.facts)
+        layout.addLayout(link_row)
         layout.addWidget(split, 1)
         self.chapters.itemClicked.connect(self._on_chapter)
         self.chapters.itemActivated.connect(self._on_chapter)
@@ -55,21 +107,40 @@ class VideoDetails(QWidget):
 
     def clear(self) -> None:
         self.record = None
-        self.header.setText("<i>Select a video to see its chapters and transcript.</i>")
+        self.title.set_full_text("")
+        self.facts.set_full_text("")
+        self.link.set_full_text("")
+        self.open_link.hide()
+        self.find_button.hide()
         self.chapters.clear()
         self.chapters.hide()
+        self.find_bar.hide()
         self.transcript.clear_transcript()
 
     def show_record(self, record: VideoRecord) -> None:
         self.record = record
-        self.header.setText(_header_html(record))
+        video = record.video
+        self.title.set_full_text(video.title or video.id)
+        self.facts.set_full_text(_facts(record))
+        self.link.set_full_text(video.url or video.source_path)
+        self.open_link.setVisible(is_web(video.url))
         self.chapters.clear()
         for chapter in record.chapters:
             item = QListWidgetItem(f"[{clock(chapter.start)}]  {chapter.title}")
             item.setData(START_ROLE, chapter.start)
+            item.setToolTip(chapter.title)
             self.chapters.addItem(item)
         self.chapters.setVisible(bool(record.chapters))
-        self.transcript.set_transcript(record.video.id, record.transcript.segments)
+        self.transcript.set_transcript(video.id, record.transcript.segments, record.chapters)
+        self.find_button.setVisible(self.transcript.has_transcript())
+        self.find_bar.refresh()
+
+    def has_transcript(self) -> bool:
+        return self.transcript.has_transcript()
+
+    def open_find(self) -> None:
+        if self.has_transcript():
+            self.find_bar.open_find()
 
     def set_playhead(self, video_id: str, seconds: float) -> None:
         if self.record is not None and video_id == self.record.video.id:
@@ -79,8 +150,12 @@ class VideoDetails(QWidget):
         if self.record is not None:
             self.seek_requested.emit(self.record.video.id, float(item.data(START_ROLE)))
 
+    def _open_page(self) -> None:
+        if self.record is not None and is_web(self.record.video.url):
+            QDesktopServices.openUrl(QUrl(self.record.video.url))
 
-def _header_html(record: VideoRecord) -> str:
+
+def _facts(record: VideoRecord) -> str:
     video, transcript = record.video, record.transcript
     facts = [
         video.channel,
@@ -91,10 +166,4 @@ def _header_html(record: VideoRecord) -> str:
         else transcript.origin,
         f"{len(transcript.segments)} lines",
     ]
-    line = " · ".join(escape(f) for f in facts if f)
-    link = ""
-    if video.url:
-        link = f'<br><a href="{escape(video.url)}">{escape(video.url)}</a>'
-    elif video.source_path:
-        link = f"<br>{escape(video.source_path)}"
-    return f"<b>{escape(video.title or video.id)}</b><br>{line}{link}"
+    return " · ".join(f for f in facts if f)

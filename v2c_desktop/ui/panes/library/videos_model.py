@@ -1,11 +1,20 @@
-"""The library table: one row per `VideoSummary`, sortable by raw values, filterable by text."""
+"""The library table: one row per `VideoSummary`, sortable by raw values, filterable by text.
+
+The title cell carries the video's thumbnail (from a `ThumbnailSource`, placeholder until it
+arrives) and a quiet second line (the channel, where the transcript came from, when it was
+published);
+rows drag out as a list of video ids (`VIDEO_IDS_MIME`), which the collections accept.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
+    QMimeData,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -16,10 +25,33 @@ from PySide6.QtCore import (
 from v2c_desktop.core.domain.videos import VideoSummary
 from v2c_desktop.core.timecode import clock
 
+if TYPE_CHECKING:
+    from .thumbnails import ThumbnailSource
+
 COLUMNS = ("Title", "Channel", "Duration", "Origin", "Added")
 TITLE, CHANNEL, DURATION, ORIGIN, ADDED = range(len(COLUMNS))
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 ID_ROLE = Qt.ItemDataRole.UserRole + 2
+SECONDARY_ROLE = Qt.ItemDataRole.UserRole + 3  # the title cell's quiet second line
+VIDEO_IDS_MIME = "application/x-v2c-video-ids"
+
+
+def video_ids_mime(ids: Sequence[str]) -> QMimeData:
+    data = QMimeData()
+    data.setData(VIDEO_IDS_MIME, json.dumps(list(ids)).encode("utf-8"))
+    return data
+
+
+def video_ids_from(data: QMimeData) -> list[str]:
+    """The video ids a drag from the table carries, or [] for anything else."""
+    if not data.hasFormat(VIDEO_IDS_MIME):
+        return []
+    try:
+        ids = json.loads(bytes(data.data(VIDEO_IDS_MIME).data()).decode("utf-8"))
+    except ValueError:
+        return []
+    return [str(i) for i in ids if isinstance(i, str)] if isinstance(ids, list) else []
+
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 
@@ -27,9 +59,20 @@ AnyIndex = QModelIndex | QPersistentModelIndex
 class VideosModel(QAbstractTableModel):
     """Rows of videos; `set_videos` replaces them, `remove_ids` drops deleted ones."""
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(
+        self, parent: QObject | None = None, thumbnails: ThumbnailSource | None = None
+    ) -> None:
         super().__init__(parent)
         self._rows: list[VideoSummary] = []
+        self.thumbnails = thumbnails
+        if thumbnails is not None:
+            thumbnails.ready.connect(self._thumbnail_ready)
+
+    def _thumbnail_ready(self, video_id: str) -> None:
+        row = self.row_of(video_id)
+        if row >= 0:
+            index = self.index(row, TITLE)
+            self.dataChanged.emit(index, index, [Qt.ItemDataRole.DecorationRole])
 
     # -- updates -----------------------------------------------------------------------------
     def set_videos(self, videos: list[VideoSummary]) -> None:
@@ -81,11 +124,36 @@ class VideosModel(QAbstractTableModel):
             return _sort_key(video, column)
         if role == ID_ROLE:
             return video.id
-        if role == Qt.ItemDataRole.ToolTipRole and column == TITLE:
+        if role == Qt.ItemDataRole.ToolTipRole and column in (TITLE, CHANNEL):
+            if column == CHANNEL:
+                return video.channel or None
             return f"{video.title}\n{video.url or video.source_path}"
+        if role == Qt.ItemDataRole.DecorationRole and column == TITLE and self.thumbnails:
+            return self.thumbnails.pixmap(video.id)
+        if role == SECONDARY_ROLE and column == TITLE:
+            facts = [
+                video.channel,
+                video.origin,
+                f"published {video.published}" if video.published else "",
+            ]
+            return " · ".join(f for f in facts if f)
         if role == Qt.ItemDataRole.TextAlignmentRole and column == DURATION:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
+
+    def flags(self, index: AnyIndex) -> Qt.ItemFlag:
+        base = super().flags(index)
+        return base | Qt.ItemFlag.ItemIsDragEnabled if index.isValid() else base
+
+    def mimeTypes(self) -> list[str]:
+        return [VIDEO_IDS_MIME]
+
+    def mimeData(self, indexes: Sequence[QModelIndex]) -> QMimeData:
+        rows = sorted({i.row() for i in indexes if i.isValid()})
+        return video_ids_mime([self._rows[r].id for r in rows if 0 <= r < len(self._rows)])
+
+    def supportedDragActions(self) -> Qt.DropAction:
+        return Qt.DropAction.CopyAction
 
 
 def _display(video: VideoSummary, column: int) -> str:

@@ -1,4 +1,8 @@
-"""The filters under the search box: collection, channel, origin, dates and the mode."""
+"""The filters under the search box: collection, channel, origin, dates and the mode.
+
+A date filter leaves out the videos that have no publish date (nobody can say they fall in
+the range); "Include undated" keeps them, and the pane says how many were left out.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,16 @@ from typing import Any
 
 from PySide6.QtCore import QRegularExpression, Signal
 from PySide6.QtGui import QRegularExpressionValidator
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from v2c_desktop.core.domain.videos import ORIGINS, Collection
 from v2c_desktop.core.search.request import MODES
@@ -32,29 +45,47 @@ class SearchFilters(QWidget):
         self.origin.addItems(list(ORIGINS))
         self.after = self._date("searchAfter", "published after")
         self.before = self._date("searchBefore", "published before")
+        self.include_undated = QCheckBox("Include undated")
+        self.include_undated.setObjectName("searchIncludeUndated")
+        self.include_undated.setToolTip(
+            "Also search the videos that have no publish date when a date is set"
+        )
+        self.include_undated.setEnabled(False)
+        self.include_undated.toggled.connect(self.changed)
         self.mode = QComboBox()
         self.mode.setObjectName("searchMode")
         self.mode.setToolTip("hybrid: words and meaning; keyword: the words; vector: meaning")
         self.mode.addItems(list(MODES))
-        layout = QHBoxLayout(self)
+        # two rows, so the pane stays usable at half a small screen's width
+        layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        for label, widget in (
-            ("Collection", self.collection),
-            ("Channel", self.channel),
-            ("Origin", self.origin),
-            ("After", self.after),
-            ("Before", self.before),
-            ("Mode", self.mode),
+        layout.setSpacing(4)
+        for row in (
+            (("Collection", self.collection), ("Channel", self.channel), ("Origin", self.origin)),
+            (
+                ("After", self.after),
+                ("Before", self.before),
+                ("", self.include_undated),
+                ("Mode", self.mode),
+            ),
         ):
-            layout.addWidget(QLabel(label))
-            layout.addWidget(widget)
-        layout.addStretch(1)
+            line = QHBoxLayout()
+            for label, widget in row:
+                if label:
+                    line.addWidget(QLabel(label))
+                line.addWidget(widget)
+            line.addStretch(1)
+            layout.addLayout(line)
         self.mode.currentIndexChanged.connect(self.changed)
 
     def _combo(self, name: str, tip: str) -> QComboBox:
         combo = QComboBox()
         combo.setObjectName(name)
         combo.setToolTip(tip)
+        # names are the user's (any length): the box keeps its width and elides them
+        combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        combo.setMinimumContentsLength(6)
+        combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         combo.addItem(ANY, None)
         combo.currentIndexChanged.connect(self.changed)
         return combo
@@ -67,7 +98,14 @@ class SearchFilters(QWidget):
         edit.setValidator(QRegularExpressionValidator(_DATE, edit))
         edit.setMaximumWidth(110)
         edit.editingFinished.connect(self.changed)
+        edit.textChanged.connect(self._dates_changed)
         return edit
+
+    def _dates_changed(self) -> None:
+        self.include_undated.setEnabled(self.has_dates())
+
+    def has_dates(self) -> bool:
+        return bool(self.after.text() or self.before.text())
 
     # -- contents ----------------------------------------------------------------------------
     def set_collections(self, collections: list[Collection]) -> None:
@@ -101,4 +139,5 @@ class SearchFilters(QWidget):
             "origins": (origin,) if origin != ANY else None,
             "published_after": self.after.text() or None,
             "published_before": self.before.text() or None,
+            "include_undated": self.has_dates() and self.include_undated.isChecked(),
         }
