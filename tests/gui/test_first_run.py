@@ -51,7 +51,7 @@ def dialog_of(window: MainWindow) -> FirstRunDialog | None:
     return window.findChild(FirstRunDialog, "firstRunDialog")
 
 
-def test_it_appears_without_a_capable_model_and_extractive_dismisses_it_for_good(
+def test_it_appears_without_a_capable_model_and_decide_later_dismisses_it_for_good(
     qtbot: QtBot, crashcourse: CoreAPI, make_window: Callable[[CoreAPI], MainWindow], tmp_path: Path
 ) -> None:
     assert wait_for(qtbot, crashcourse.capable_chat_model()) is False  # SmolLM2 only
@@ -70,9 +70,9 @@ def test_it_appears_without_a_capable_model_and_extractive_dismisses_it_for_good
     qtbot.waitUntil(lambda: bool(dialog.findChildren(QPushButton, "useServer")))
     (server,) = dialog.findChildren(QPushButton, "useServer")
     assert server.text() == f"Use ollama at {OLLAMA.base_url} (2 models)"
-    qtbot.mouseClick(dialog.extractive, Qt.MouseButton.LeftButton)
-    assert not dialog.isVisible() and dialog.choice == "extractive"
-    assert load_ui_state(state).first_run == "extractive"
+    qtbot.mouseClick(dialog.later, Qt.MouseButton.LeftButton)
+    assert not dialog.isVisible() and dialog.choice == "later"
+    assert load_ui_state(state).first_run == "later"
     window.offer_first_run(state_path=state, detect=found_ollama)  # the next start
     qtbot.wait(0)  # nothing to wait for: the remembered choice stops it at once
     assert window.findChildren(FirstRunDialog) == [dialog] and not dialog.isVisible()
@@ -166,7 +166,7 @@ def test_a_download_shows_progress_can_be_cancelled_and_resumes(
     assert row.bar.isVisible() and row.cancel.isVisible() and not row.download.isEnabled()
     with qtbot.waitSignal(runner.cancelled, timeout=10000):
         qtbot.mouseClick(row.cancel, Qt.MouseButton.LeftButton)
-    assert row.download.text() == "Resume" and "resumes" in row.message.text()
+    assert row.download.text() == "Resume" and "Resume goes on" in row.message.text()
     assert (tmp_path / "models" / "Tiny-Q4.gguf.part").stat().st_size == len(DATA) // 2
     with qtbot.waitSignal(dialog.models_changed, timeout=10000):
         row.download.click()  # the server now answers the Range request at once

@@ -82,7 +82,7 @@ def test_the_mcp_section_shows_the_exact_snippets_and_copies_them(
     assert copy is not None
     qtbot.mouseClick(copy, Qt.MouseButton.LeftButton)
     assert QGuiApplication.clipboard().text() == claude.toPlainText()
-    assert dialog.mcp.role.text() == "MCP: not started"  # no owner session in this test
+    assert dialog.mcp.role.text() == "Agents: not started"  # no owner session in this test
 
 
 def test_an_unwritable_settings_file_shows_an_error_and_keeps_the_dialog(

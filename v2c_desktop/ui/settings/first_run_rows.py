@@ -1,39 +1,30 @@
-"""The rows of the first-run dialog: one recommended model to download, with progress and
-cancel, and one detected local model server to use."""
+"""A catalog model to download, with progress, cancel and resume (the first-run dialog and
+the model manager show these), and a button for a detected local model server."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (
-    QFrame,
-    QGridLayout,
-    QLabel,
-    QProgressBar,
-    QPushButton,
-    QWidget,
-)
+from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QProgressBar, QPushButton, QWidget
 
 from v2c_desktop.core.domain.models import InstalledModelInfo, ModelRow
 from v2c_desktop.core.errors import V2CError
 
-from ..bridge import UNKNOWN_TOTAL, JobRunner
+from ..bridge import UNKNOWN_TOTAL
 from ..rich_text import escape
+from .model_downloads import ModelDownloads
+from .model_text import failure_text, size_text
 
-if TYPE_CHECKING:
-    from v2c_desktop.core.api import CoreAPI
+__all__ = ["DownloadRow", "server_button", "size_text"]
 
-
-def size_text(size: int) -> str:
-    if size >= 1_000_000_000:
-        return f"{size / 1_000_000_000:.1f} GB"
-    return f"{size / 1_000_000:.0f} MB"
+RESUME_NOTE = "Stopped. The part downloaded is kept: Resume goes on where it stopped."
 
 
 class DownloadRow(QFrame):
     """A catalog model: label, size, licence, note; Download, then a progress bar and Cancel.
+    A download still running (started from another dialog) is shown as such; a part kept
+    from an earlier one is offered as Resume.
 
     Signals:
         installed(model_id)
@@ -42,73 +33,86 @@ class DownloadRow(QFrame):
     installed = Signal(str)
 
     def __init__(
-        self,
-        entry: ModelRow,
-        api: CoreAPI,
-        runner: JobRunner,
-        parent: QWidget | None = None,
+        self, entry: ModelRow, downloads: ModelDownloads, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
-        self.entry, self._api, self._runner = entry, api, runner
+        self.entry, self.downloads = entry, downloads
         self.setObjectName("downloadRow")
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.job = ""
-        title = QLabel(
-            f"<b>{escape(entry.label)}</b> · {size_text(entry.size_bytes or 0)}"
-            f" · licence: {escape(entry.licence or 'unknown')}"
-        )
-        title.setTextFormat(Qt.TextFormat.RichText)
-        title.setWordWrap(True)
-        note = QLabel(entry.note)
-        note.setTextFormat(Qt.TextFormat.PlainText)
-        note.setWordWrap(True)
+        self.title = QLabel(self.title_text())
+        self.title.setObjectName("modelTitle")
+        self.title.setTextFormat(Qt.TextFormat.RichText)
+        self.title.setWordWrap(True)
+        self.note = QLabel(entry.note)
+        self.note.setObjectName("modelNote")
+        self.note.setTextFormat(Qt.TextFormat.PlainText)
+        self.note.setWordWrap(True)
         self.download = QPushButton("Download")
+        self.download.setObjectName("modelDownload")
         self.cancel = QPushButton("Cancel")
+        self.cancel.setObjectName("modelCancel")
         self.cancel.hide()
         self.bar = QProgressBar()
+        self.bar.setObjectName("modelProgress")
         self.bar.hide()
         self.message = QLabel()
+        self.message.setObjectName("modelMessage")
         self.message.setTextFormat(Qt.TextFormat.PlainText)
         self.message.setWordWrap(True)
         self.message.hide()
-        grid = QGridLayout(self)
-        grid.addWidget(title, 0, 0)
-        grid.addWidget(self.download, 0, 1)
-        grid.addWidget(note, 1, 0)
-        grid.addWidget(self.cancel, 1, 1)
-        grid.addWidget(self.bar, 2, 0, 1, 2)
-        grid.addWidget(self.message, 3, 0, 1, 2)
-        grid.setColumnStretch(0, 1)
+        self.grid = QGridLayout(self)
+        self.grid.addWidget(self.title, 0, 0)
+        self.grid.addWidget(self.download, 0, 1)
+        self.grid.addWidget(self.note, 1, 0)
+        self.grid.addWidget(self.cancel, 1, 1)
+        self.grid.addWidget(self.bar, 3, 0, 1, 2)
+        self.grid.addWidget(self.message, 4, 0, 1, 2)
+        self.grid.setColumnStretch(0, 1)
         self.download.clicked.connect(self.start)
         self.cancel.clicked.connect(self.stop)
-        runner.progress.connect(self._on_progress)
+        downloads.progressed.connect(self._on_progress)
+        downloads.finished.connect(self._on_finished)
+        downloads.failed.connect(self._on_failed)
+        downloads.cancelled.connect(self._on_cancelled)
+        running = downloads.running(entry.id)
+        if running is not None:
+            self._show_running()
+            self._on_progress(entry.id, running.done, running.total)
+        elif entry.installed:
+            self.download.setText("Installed")
+            self.download.setEnabled(False)
+        elif entry.partial_bytes:
+            self.download.setText("Resume")
+            total = entry.size_bytes or 0
+            got = f"{size_text(entry.partial_bytes)} of {size_text(total)}" if total else ""
+            self._say(f"{got} downloaded before; Resume goes on from there.".strip())
 
-    def start(self) -> str:
+    def title_text(self) -> str:
+        entry = self.entry
+        return (
+            f"<b>{escape(entry.label)}</b> · {size_text(entry.size_bytes or 0)}"
+            f" · licence: {escape(entry.licence or 'unknown')}"
+        )
+
+    def start(self) -> None:
         """Download through the library's owner (its models are the ones answers use)."""
-        if self.job:
-            return self.job
+        if self.downloads.running(self.entry.id) is None:
+            self.downloads.start(self.entry.id, self.entry.label)
+        self._show_running()
+
+    def stop(self) -> None:
+        """Cancel the download; the part already fetched stays for a resume."""
+        self.downloads.cancel(self.entry.id)
+
+    def _show_running(self) -> None:
         self.download.setEnabled(False)
         self.cancel.show()
         self.bar.show()
         self.bar.setRange(0, 0)
         self._say("")
-        self.job = self._runner.start(
-            lambda progress: self._api.pull_model(self.entry.id, progress),
-            label=f"Download {self.entry.label}",
-            visible=True,
-            on_finished=self._done,
-            on_failed=self._failed,
-            on_cancelled=self._cancelled,
-        )
-        return self.job
 
-    def stop(self) -> None:
-        """Cancel the download; the part already fetched stays for a resume."""
-        if self.job:
-            self._runner.cancel(self.job)
-
-    def _on_progress(self, job: str, _stage: str, done: int, total: int, _message: str) -> None:
-        if job != self.job:
+    def _on_progress(self, model_id: str, done: int, total: int) -> None:
+        if model_id != self.entry.id:
             return
         if total == UNKNOWN_TOTAL or total <= 0:
             self.bar.setRange(0, 0)
@@ -118,27 +122,32 @@ class DownloadRow(QFrame):
         self.bar.setFormat(f"{size_text(done)} of {size_text(total)}")
 
     def _finish(self, text: str) -> None:
-        self.job = ""
         self.cancel.hide()
         self._say(text)
 
-    def _done(self, model: InstalledModelInfo) -> None:
+    def _on_finished(self, model_id: str, model: InstalledModelInfo) -> None:
+        if model_id != self.entry.id:
+            return
         self.bar.setRange(0, 1)
         self.bar.setValue(1)
+        self.bar.hide()
         self._finish(f"Installed: {model.path}")
         self.download.setText("Installed")
         self.installed.emit(model.id)
 
-    def _failed(self, error: V2CError) -> None:
+    def _on_failed(self, model_id: str, error: V2CError) -> None:
+        if model_id != self.entry.id:
+            return
         self.bar.hide()
-        hint = error.hint_for("app")
-        self._finish(f"{error.message} — {hint}" if hint else error.message)
+        self._finish(failure_text(error))
         self.download.setEnabled(True)
-        self.download.setText("Retry")
+        self.download.setText("Try again")
 
-    def _cancelled(self) -> None:
+    def _on_cancelled(self, model_id: str) -> None:
+        if model_id != self.entry.id:
+            return
         self.bar.hide()
-        self._finish("Cancelled; a new download resumes where this one stopped.")
+        self._finish(RESUME_NOTE)
         self.download.setEnabled(True)
         self.download.setText("Resume")
 

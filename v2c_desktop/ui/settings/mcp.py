@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..owner_state import OwnerState, since
+from ..owner_state import NOT_STARTED, OwnerState, since
 from .mcp_config import CLAUDE_DESKTOP_FILE, CURSOR_FILE, claude_desktop_snippet, cursor_snippet
 
 INTRO = (
@@ -108,9 +108,11 @@ class McpSection(QGroupBox):
     def show_agents(self) -> None:
         owner = self._owner
         clients = owner.clients() if owner is not None else []
-        self.role.setText(owner.status_text() if owner is not None else "MCP: not started")
+        self.role.setText(owner.status_text() if owner is not None else NOT_STARTED)
         self.agents.setRowCount(len(clients))
         for row, client in enumerate(clients):
             values = (client.name, str(client.pid or "?"), since(client))
             for column, value in enumerate(values):
-                self.agents.setItem(row, column, QTableWidgetItem(value))
+                item = QTableWidgetItem(value)
+                item.setToolTip(value)  # a long agent name is elided in its cell
+                self.agents.setItem(row, column, item)
