@@ -73,8 +73,8 @@ def test_run_owns_the_library_shows_the_window_and_closes_cleanly(
         windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)]
         if windows and ready_file.exists():
             window = windows[0]
-            seen["status"] = window.status.library.text()
-            seen["mcp"] = window.status.mcp.text()
+            seen["status"] = window.status.library.full_text()
+            seen["mcp"] = window.status.mcp.full_text()
             seen["role"] = window.owner.role
             window.close()
         else:
@@ -83,8 +83,8 @@ def test_run_owns_the_library_shows_the_window_and_closes_cleanly(
     QTimer.singleShot(0, close_when_ready)
     assert app_module.run(["--library", str(path), "--ready-file", str(ready_file)]) == 0
     assert seen == {
-        "status": "Library: 0 videos, 0 h",
-        "mcp": "MCP: serving 0 agents",
+        "status": "No videos yet",
+        "mcp": "Agents: none connected",
         "role": "owner",
     }
     assert float(ready_file.read_text()) > 0

@@ -40,12 +40,13 @@ def test_the_window_composes_panes_player_and_an_honest_status_bar(
     assert window.chat is window.chat_pane and window.actions_.chat.isEnabled()
     assert window.stack.currentWidget() is window.library
     assert window.dockWidgetArea(window.player) == Qt.DockWidgetArea.RightDockWidgetArea
-    qtbot.waitUntil(lambda: window.status.library.text().startswith("Library: 10 videos"))
-    assert window.status.library.text().endswith(" h")
-    assert window.status.index.text().startswith("Index: 10/10")
-    assert window.status.mcp.text() == "MCP: not started"  # no owner session here
+    qtbot.waitUntil(lambda: window.status.library.full_text().startswith("10 videos, "))
+    assert window.status.library.full_text().endswith(" hours")
+    # keyword-indexed, no vectors yet (the fixture skips embedding)
+    assert window.status.index.full_text() == "search ready · by meaning: 0 of 10"
+    assert window.status.mcp.full_text() == "Agents: not started"  # no owner session here
     # only SmolLM2 (a plumbing model) is installed: answers are extractive
-    qtbot.waitUntil(lambda: window.status.chat.text() == "Chat: extractive")
+    qtbot.waitUntil(lambda: window.status.chat.full_text() == "Chat: extractive")
     qtbot.waitUntil(lambda: window.library.table.model.rowCount() == 10)
 
 
@@ -137,7 +138,7 @@ def test_dropping_files_starts_an_import(
         window.dropEvent(event)
     assert window.stack.currentWidget() is window.library
     qtbot.waitUntil(lambda: window.library.table.model.rowCount() == 1)
-    qtbot.waitUntil(lambda: window.status.library.text().startswith("Library: 1 video,"))
+    qtbot.waitUntil(lambda: window.status.library.full_text().startswith("1 video,"))
 
 
 def test_a_failed_user_action_shows_message_and_hint(

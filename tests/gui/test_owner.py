@@ -71,7 +71,7 @@ def test_agents_share_the_apps_library_and_the_app_shows_them(
     )
     window = app_window(qtbot, runner, sessions[0], owner)
     assert sessions[0].role == "owner" and isinstance(sessions[0].api, CoreAPI)
-    qtbot.waitUntil(lambda: window.status.mcp.text() == "MCP: serving 0 agents")
+    qtbot.waitUntil(lambda: window.status.mcp.full_text() == "Agents: none connected")
 
     async def agent_target() -> CoreAPI:  # what an agent's `v2c mcp` would open
         return CoreAPI(await asyncio.to_thread(Services.open, library, index_on_import=False))
@@ -81,7 +81,7 @@ def test_agents_share_the_apps_library_and_the_app_shows_them(
     )
     sessions.append(agent)
     assert agent.role == "client"
-    qtbot.waitUntil(lambda: window.status.mcp.text() == "MCP: serving 1 agent")
+    qtbot.waitUntil(lambda: window.status.mcp.full_text() == "Agent: v2c mcp (claude)")
     assert "v2c mcp (claude)" in window.status.mcp.toolTip()
 
     dialog = window.open_settings()
@@ -99,7 +99,7 @@ def test_agents_share_the_apps_library_and_the_app_shows_them(
 
     wait_for(qtbot, agent.aclose())
     sessions.remove(agent)
-    qtbot.waitUntil(lambda: window.status.mcp.text() == "MCP: serving 0 agents")
+    qtbot.waitUntil(lambda: window.status.mcp.full_text() == "Agents: none connected")
 
 
 def test_a_second_app_is_a_client_and_still_answers_with_links(
@@ -112,8 +112,8 @@ def test_a_second_app_is_a_client_and_still_answers_with_links(
     )
     window = app_window(qtbot, runner, sessions[1], other)
     assert isinstance(sessions[1].api, RemoteProxy)
-    qtbot.waitUntil(lambda: window.status.library.text().startswith("Library: 10 videos"))
-    assert window.status.mcp.text() == f"MCP: this app is a client of PID {os.getpid()}"
+    qtbot.waitUntil(lambda: window.status.library.full_text().startswith("10 videos"))
+    assert window.status.mcp.full_text() == (f"Library served by another program (PID {os.getpid()})")
     window.actions_.chat.trigger()
     pane = window.chat_pane
     qtbot.waitUntil(lambda: pane.scope.videos.count() == 10, timeout=30000)

@@ -1,8 +1,9 @@
-"""The window's actions and their shortcuts, in one place (menus and keys share them)."""
+"""The window's actions and their shortcuts, in one place (menus and keys share them); each
+action whose name `icons.NAMES` knows gets that icon."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
@@ -16,6 +17,8 @@ from PySide6.QtWidgets import (
     QTextEdit,
     QWidget,
 )
+
+from .icons import NAMES, bind
 
 Shortcut = str | QKeySequence | QKeySequence.StandardKey
 
@@ -62,6 +65,9 @@ def create_actions(window: QMainWindow) -> AppActions:
         forward=_action(window, "&Forward 10 s", "Alt+Right"),
     )
     actions.chat.setEnabled(False)  # until a chat pane is attached
+    for field in fields(actions):
+        if field.name in NAMES:
+            bind(getattr(actions, field.name), field.name)
     menus = window.menuBar()
     file_menu = menus.addMenu("&File")
     for action in (actions.add, actions.add_files, actions.add_folder):

@@ -4,15 +4,17 @@ It holds no feature logic. Every timestamp click in any pane (library, search, c
 arrives as `seek_requested(video_id, seconds)` and goes to the player; the player's time
 goes back to the library's transcript. `attach_chat_pane` plugs the chat pane in (its
 navigation entry and Ctrl+L); the status bar hears the chat model and the MCP owner state.
+The Help menu (`help.py`) lists the keys read from the window; `restore_layout` puts the
+window where it was (`window_layout.py`) and closing it remembers the layout.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
+from PySide6.QtGui import QCloseEvent, QDesktopServices, QDragEnterEvent, QDropEvent, QShowEvent
 from PySide6.QtWidgets import QHBoxLayout, QMainWindow, QMenu, QStackedWidget, QWidget
 
 from v2c_desktop.core.settings import Settings
@@ -22,6 +24,8 @@ from .bridge import JobRunner
 from .changes import ChangeListener
 from .dialogs import show_error
 from .drop import dropped_sources
+from .help import AboutDialog, ShortcutsDialog, WhereDialog, add_help_menu, shortcut_rows
+from .icons import bind
 from .navigation import Navigation
 from .owner_state import OwnerState
 from .panes.chat.models import ChatModelSource
@@ -31,12 +35,15 @@ from .panes.search.pane import SearchPane
 from .player.dock import PlayerDock
 from .player.transport import SKIP_SECONDS
 from .settings.dialog import SettingsDialog
-from .settings.first_run import offer_first_run, open_model_setup
+from .settings.first_run import offer_first_run
+from .settings.model_downloads import ModelDownloads
 from .status_bar import LibraryStatusBar
+from .window_layout import fit_on_screen, restore_layout, save_layout
 
 if TYPE_CHECKING:
     from v2c_desktop.core.api import CoreAPI
     from v2c_desktop.core.domain.status import LibraryStatus
+    from v2c_desktop.core.errors import V2CError
 
 
 class MainWindow(QMainWindow):
@@ -57,6 +64,7 @@ class MainWindow(QMainWindow):
         player: PlayerDock | None = None,
         owner: OwnerState | None = None,
         models: ChatModelSource | None = None,
+        state_path: Path | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -68,18 +76,23 @@ class MainWindow(QMainWindow):
         self.owner = owner or OwnerState(self)
         self.models = models or ChatModelSource(api)
         self.library_path: Path | None = None
+        self.state_path = state_path  # the app's state file (None: the default one)
+        self.open_url = QDesktopServices.openUrl  # how folders open (tests replace it)
+        self._fit_when_shown = False
         self._waiting = {"videos", "status"}  # what `ready` waits for
         self.library = LibraryPane(api, runner)
         self.search = SearchPane(api, runner)
         self.changes = ChangeListener(api, self)
         self.chat: QWidget | None = None  # the pane attach_chat_pane plugged in
-        self.player = player or PlayerDock(runner, api.get_video)
+        self.player = player or PlayerDock(runner, api.get_video, set_media=api.set_media)
         self.navigation = Navigation()
         self.stack = QStackedWidget()
         self.panes: dict[str, QWidget] = {"library": self.library, "search": self.search}
         for pane in self.panes.values():
             self.stack.addWidget(pane)
+        self.stack.setObjectName("paneStack")
         central = QWidget()
+        central.setObjectName("central")  # names key the remembered splitters
         row = QHBoxLayout(central)
         row.setContentsMargins(4, 4, 4, 4)
         row.addWidget(self.navigation)
@@ -93,12 +106,17 @@ class MainWindow(QMainWindow):
         if view_menu is not None:
             view_menu.addSeparator()
             view_menu.addAction(self.player.toggleViewAction())
+        bind(self.player.toggleViewAction(), "player")
+        self.help = add_help_menu(self)
         self.navigation.set_available("chat", False)
         self._wire()
         self.chat_pane = ChatPane(api, runner, self.models)
         self.chat_pane.model_changed.connect(self._show_chat_model)
         self.library.library_changed.connect(self.chat_pane.library_changed)
         self.attach_chat_pane(self.chat_pane)
+        self.downloads = ModelDownloads(api, runner, self)  # outlive the dialogs showing them
+        self.downloads.finished.connect(lambda *_: self._models_changed())
+        self.status.chat_clicked.connect(self.open_model_manager)
         self.show_pane("library")
 
     def _wire(self) -> None:
@@ -115,6 +133,9 @@ class MainWindow(QMainWindow):
         a.play_pause.triggered.connect(self.play_pause)
         a.back.triggered.connect(lambda: self.player.skip(-SKIP_SECONDS))
         a.forward.triggered.connect(lambda: self.player.skip(SKIP_SECONDS))
+        self.help.shortcuts.triggered.connect(self.open_shortcuts)
+        self.help.about.triggered.connect(self.open_about)
+        self.help.where.triggered.connect(self.open_where)
         self.navigation.pane_selected.connect(self.show_pane)
         self.library.seek_requested.connect(self.seek)
         self.search.seek_requested.connect(self.seek)
@@ -151,15 +172,26 @@ class MainWindow(QMainWindow):
             self,
             self.api,
             self.runner,
-            lambda: self.chat_pane.refresh_models(detect=False),
+            self._models_changed,
+            downloads=self.downloads,
+            on_more=self.open_model_manager,
             **options,  # type: ignore[arg-type]
         )
 
     def open_model_setup(self) -> None:
-        """The chat model set-up, on request (the menu, an extractive answer's link)."""
-        open_model_setup(
-            self, self.api, self.runner, lambda: self.chat_pane.refresh_models(detect=False)
-        )
+        """Getting a chat model, on request (the menu, an extractive answer's link, the chat's
+        "Get a better model…"): the model manager."""
+        self.open_model_manager()
+
+    def open_model_manager(self) -> SettingsDialog:
+        """The settings at their Models page: the catalog, downloads, files, servers."""
+        dialog = self.open_settings()
+        dialog.show_page("models")
+        return dialog
+
+    def _models_changed(self) -> None:
+        """The owner's models changed (downloaded, added, removed, settings applied)."""
+        self.chat_pane.refresh_models(detect=False)
 
     def _library_changed_elsewhere(self, subjects: frozenset[str]) -> None:
         """A burst of changes settled (an agent's import, a `v2c` command, our own work):
@@ -206,10 +238,15 @@ class MainWindow(QMainWindow):
             get_model.connect(self.open_model_setup)
 
     # -- the player --------------------------------------------------------------------------
-    def seek(self, video_id: str, seconds: float) -> None:
-        """Every timestamp click ends here: load the video if needed, seek, play."""
+    def seek(self, video_id: str, seconds: float, quote: str = "") -> None:
+        """Every timestamp click ends here: load the video if needed, seek, play (or open
+        its transcript at that second, `quote` marked, when it has nothing to play here).
+        A pane's `Signal(str, float, str)` connected here passes the quote."""
         self.player.show()
-        self.player.play_at(video_id, seconds)
+        if quote:
+            self.player.play_at(video_id, seconds, quote=quote)
+        else:
+            self.player.play_at(video_id, seconds)
 
     def _player_message(self, text: str) -> None:
         if text:
@@ -233,7 +270,9 @@ class MainWindow(QMainWindow):
         self._arrived("status")
 
     def _show_chat_model(self, label: str) -> None:
-        self.status.show_chat_model(label, "Choose the model in the chat pane (Ctrl+L)")
+        self.status.show_chat_model(
+            label, "Click to get or manage chat models; choose one in the chat pane (Ctrl+L)"
+        )
 
     def _show_mcp(self) -> None:
         self.status.show_mcp(self.owner.status_text(), self.owner.tooltip())
@@ -245,17 +284,34 @@ class MainWindow(QMainWindow):
             show_error(self, job.label or "Something went wrong", message, hint)
 
     def open_settings(self) -> SettingsDialog:
+        """The settings dialog (the one already open, if any)."""
+        for open_dialog in self.findChildren(SettingsDialog, "settingsDialog"):
+            if open_dialog.isVisible():
+                return open_dialog
         session = self.owner.session
         library = self.library_path or (session.library if session is not None else None)
-        dialog = SettingsDialog(self.settings, parent=self, library=library, owner=self.owner)
+        dialog = SettingsDialog(
+            self.settings,
+            parent=self,
+            library=library,
+            owner=self.owner,
+            api=self.api,
+            runner=self.runner,
+            downloads=self.downloads,
+            on_models_changed=self._models_changed,
+        )
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.saved.connect(self._settings_saved)
+        dialog.models_changed.connect(self._models_changed)
         dialog.open()
         return dialog
 
     def _settings_saved(self, settings: Settings) -> None:
         self.settings = settings
-        self.status.showMessage("Settings saved: they take effect when v2c desktop next starts")
+        self.status.showMessage(
+            "Settings saved. Model settings apply now; the library and import settings "
+            "when v2c desktop next starts."
+        )
 
     # -- drag and drop -----------------------------------------------------------------------
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
@@ -269,6 +325,67 @@ class MainWindow(QMainWindow):
             self.show_pane("library")
             self.library.start_import(sources)
 
+    # -- the window's layout -----------------------------------------------------------------
+    def restore_layout(self) -> bool:
+        """Before the window first shows: the size, place, docks and splitters it had when
+        it last closed (True), else a size that fits the screen; fitted to today's screens
+        again once shown (when its frame is known)."""
+        self._fit_when_shown = True
+        return restore_layout(self, self.state_path)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._fit_when_shown:
+            self._fit_when_shown = False
+            fit_on_screen(self)
+
     def closeEvent(self, event: QCloseEvent) -> None:
+        save_layout(self, self.state_path)
         self.closing.emit()
         super().closeEvent(event)
+
+    # -- help --------------------------------------------------------------------------------
+    def open_shortcuts(self) -> ShortcutsDialog:
+        """Every key the window answers now, read from its actions and shortcuts."""
+        dialog = ShortcutsDialog(shortcut_rows(self, self.panes | {"player": self.player}), self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
+
+    def _library_file(self) -> Path | None:
+        session = self.owner.session
+        return self.library_path or (session.library if session is not None else None)
+
+    def open_about(self) -> AboutDialog:
+        dialog = AboutDialog(self._library_file(), self.open_url, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def show(models: Any) -> None:
+            if _alive(dialog):
+                dialog.show_models(models)
+
+        def failed(error: V2CError) -> None:
+            if _alive(dialog):
+                dialog.show_models_failed(error.message)
+
+        self.runner.start(
+            lambda _p: self.api.list_models(),
+            label="list models",
+            on_finished=show,
+            on_failed=failed,
+        )
+        dialog.open()
+        return dialog
+
+    def open_where(self) -> WhereDialog:
+        dialog = WhereDialog(self._library_file(), self.open_url, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
+
+
+def _alive(widget: QWidget) -> bool:
+    """Whether a dialog a job reports to is still open (it may be closed and deleted)."""
+    import shiboken6
+
+    return shiboken6.isValid(widget)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import QListWidget, QListWidgetItem, QWidget
+
+from . import look
+from .icons import bind
 
 KEY_ROLE = Qt.ItemDataRole.UserRole + 1
 ENTRIES = (("library", "Library"), ("search", "Search"), ("chat", "Chat"))
@@ -22,8 +25,13 @@ class Navigation(QListWidget):
         for key, text in ENTRIES:
             item = QListWidgetItem(text)
             item.setData(KEY_ROLE, key)
+            item.setSizeHint(QSize(0, self.fontMetrics().height() + 2 * look.MARGIN))
             self.addItem(item)
-        self.setMaximumWidth(110)
+            bind(item, key, owner=self)
+        size = self.fontMetrics().height() + 2
+        self.setIconSize(QSize(size, size))
+        self.setSpacing(1)
+        self.setFixedWidth(look.NAVIGATION_WIDTH)
         self.currentItemChanged.connect(self._on_current)
 
     def _on_current(self, item: QListWidgetItem | None, _previous: object) -> None:

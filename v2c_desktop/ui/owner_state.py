@@ -1,7 +1,9 @@
 """Whether this app owns its library (and serves agents) or is a client of another process.
 
 The owner session calls `notify` whenever an agent connects or leaves; `OwnerState` keeps
-that list and turns it into a signal for the status bar and the settings dialog.
+that list and turns it into a signal for the status bar and the settings dialog. An agent is
+named as its `v2c mcp` introduced it: the client name and version its MCP client sent
+("Claude Desktop 1.2"), else the command it runs ("v2c mcp (1234)").
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from PySide6.QtCore import QObject, Signal
 if TYPE_CHECKING:
     from v2c_desktop.core.owner import ConnectedClient, Session
 
-NOT_STARTED = "MCP: not started"
+NOT_STARTED = "Agents: not started"
 
 
 def agents(count: int) -> str:
@@ -59,15 +61,23 @@ class OwnerState(QObject):
         return self.session.owner_pid if self.session is not None else None
 
     def status_text(self) -> str:
+        """ "Agents: none connected", "Agent: Claude Desktop 1.2", "Agents: Cursor and 2
+        more", or who serves the library when another process owns it."""
         if self.role == "owner":
-            return f"MCP: serving {agents(len(self.clients()))}"
+            clients = self.clients()
+            if not clients:
+                return "Agents: none connected"
+            if len(clients) == 1:
+                return f"Agent: {clients[0].name}"
+            return f"Agents: {clients[0].name} and {len(clients) - 1} more"
         if self.role == "client":
-            return f"MCP: this app is a client of PID {self.owner_pid() or '?'}"
+            return f"Library served by another program (PID {self.owner_pid() or '?'})"
         return NOT_STARTED
 
     def tooltip(self) -> str:
         if self.role == "owner":
-            lines = [f"This app (PID {os.getpid()}) owns the library and serves agents."]
+            count = agents(len(self.clients()))
+            lines = [f"This app (PID {os.getpid()}) owns the library and serves {count}:"]
             lines += [f"{c.name} (PID {c.pid or '?'}) since {since(c)}" for c in self.clients()]
             return "\n".join(lines)
         if self.role == "client":

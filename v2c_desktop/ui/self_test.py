@@ -1,9 +1,10 @@
 """`v2c-desktop --self-test`: what a frozen build must prove before it ships.
 
 The window opens (offscreen) on a temporary library and shows it, the bundled sample
-imports (captions parse, the store writes, the embedder runs), and the in-app YouTube
-player page loads in QtWebEngine from the bundled resources (no network: the IFrame API is
-left out). Exit status 0 only when all of it worked.
+imports (captions parse, the store writes, the embedder runs), the icons draw (QtAwesome's
+fonts are package data a bundle must carry), and the in-app YouTube player page loads in
+QtWebEngine from the bundled resources (no network: the IFrame API is left out). Exit
+status 0 only when all of it worked.
 """
 
 from __future__ import annotations
@@ -72,6 +73,12 @@ async def self_test(window: MainWindow, api: CoreAPI) -> int:
         return 1
     if not player:
         say("self-test failed: the player page did not load in QtWebEngine")
+        return 1
+    from .icons import blank_icons
+
+    blank = blank_icons()
+    if blank:
+        say(f"self-test failed: these icons drew nothing (fonts missing?): {', '.join(blank)}")
         return 1
     say("self-test ok: window ready, sample imported, player page loaded")
     return 0

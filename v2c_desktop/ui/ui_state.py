@@ -1,4 +1,5 @@
-"""What the desktop app remembers about itself (not user settings): first-run choices.
+"""What the desktop app remembers about itself (not user settings): first-run choices and
+the window's layout (`window_layout.py`: geometry, the docks, the splitters).
 
 The typed `Settings` model lives in the core and keeps only the fields it knows, so app
 state would be dropped by the next `save_settings`. It is kept beside it instead, in
@@ -11,8 +12,9 @@ import json
 import logging
 import os
 import tempfile
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from v2c_desktop.core.paths import app_paths
 
@@ -23,9 +25,11 @@ STATE_FILE = "desktop.json"
 @dataclass
 class UiState:
     """`first_run`: how the chat set-up dialog was answered ("extractive", "server",
-    "download", "dismissed"), or None while it was never answered."""
+    "download", "dismissed"), or None while it was never answered. `window`: the main
+    window's layout as `window_layout.save_layout` wrote it (empty until it first closed)."""
 
     first_run: str | None = None
+    window: dict[str, Any] = field(default_factory=dict)
 
 
 def state_path() -> Path:
@@ -41,8 +45,13 @@ def load_ui_state(path: Path | None = None) -> UiState:
     except (OSError, ValueError) as exc:
         log.warning("ignoring unreadable %s: %s", path, exc)
         return UiState()
-    choice = data.get("first_run") if isinstance(data, dict) else None
-    return UiState(first_run=choice if isinstance(choice, str) else None)
+    if not isinstance(data, dict):
+        return UiState()
+    choice, window = data.get("first_run"), data.get("window")
+    return UiState(
+        first_run=choice if isinstance(choice, str) else None,
+        window=window if isinstance(window, dict) else {},
+    )
 
 
 def save_ui_state(state: UiState, path: Path | None = None) -> None:
