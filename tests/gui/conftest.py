@@ -29,13 +29,13 @@ from PySide6.QtCore import QCoreApplication, QEvent, QUrl
 from pytestqt.qtbot import QtBot
 
 from v2c_desktop.core.api import CoreAPI
-from v2c_desktop.ui.main_thread_gc import MainThreadCollector
 from v2c_desktop.core.library import Library
 from v2c_desktop.core.search.engine import SearchEngine
 from v2c_desktop.core.services import Services
 from v2c_desktop.core.settings import Settings
 from v2c_desktop.core.store import open_library
 from v2c_desktop.ui.bridge import JobRunner
+from v2c_desktop.ui.main_thread_gc import MainThreadCollector
 from v2c_desktop.ui.main_window import MainWindow
 from v2c_desktop.ui.player.backend import PlayerBackend
 from v2c_desktop.ui.player.choice import Kind

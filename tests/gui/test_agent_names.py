@@ -103,7 +103,9 @@ def test_the_app_lists_an_agent_by_the_name_its_mcp_client_sent(
         thread.join(timeout=120)
         for server in started:
             server.close()
-    qtbot.waitUntil(lambda: window.status.mcp.full_text() == "Agents: none connected", timeout=30000)
+    qtbot.waitUntil(
+        lambda: window.status.mcp.full_text() == "Agents: none connected", timeout=30000
+    )
 
 
 def test_agent_names_read_title_or_name_and_version() -> None:

@@ -113,7 +113,9 @@ def test_a_second_app_is_a_client_and_still_answers_with_links(
     window = app_window(qtbot, runner, sessions[1], other)
     assert isinstance(sessions[1].api, RemoteProxy)
     qtbot.waitUntil(lambda: window.status.library.full_text().startswith("10 videos"))
-    assert window.status.mcp.full_text() == (f"Library served by another program (PID {os.getpid()})")
+    assert window.status.mcp.full_text() == (
+        f"Library served by another program (PID {os.getpid()})"
+    )
     window.actions_.chat.trigger()
     pane = window.chat_pane
     qtbot.waitUntil(lambda: pane.scope.videos.count() == 10, timeout=30000)

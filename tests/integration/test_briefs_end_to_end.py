@@ -220,6 +220,11 @@ def test_cli_brief_and_saved_briefs(tmp_path: Path, capsys: pytest.CaptureFixtur
     capsys.readouterr()
     assert cli_main([*lib, "briefs", "list"]) == 0
     assert "Memory notes" in capsys.readouterr().out
+    assert cli_main([*lib, "briefs", "show", brief["id"]]) == 0
+    assert capsys.readouterr().out.startswith("# Memory notes\n")  # the new title everywhere
+    assert cli_main([*lib, "export", "json", "--brief", brief["id"]]) == 0
+    exported = json.loads(capsys.readouterr().out)
+    assert exported["title"] == "Memory notes" and exported["created_at"][:4].isdigit()
 
     assert cli_main([*lib, "briefs", "rm", brief["id"]]) == 0
     capsys.readouterr()

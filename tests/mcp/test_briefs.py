@@ -38,6 +38,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[McpProcess]:
         patch.setenv("V2C_HOME", str(home))
         build_library(library, [str(folder)])
     process = McpProcess(library, server_env(home, runtime))
+    process.home = home  # type: ignore[attr-defined]  (the export test sets its vault there)
     yield process
     process.close()
     remove_dir(runtime)
@@ -94,3 +95,43 @@ def test_extract_refuses_an_unsupported_schema_and_needs_a_model_for_one(
     needs = error_of(server.call("extract", {"urls": _ids(server), "schema": fine}))
     assert needs["error"] == "bad-request" and "needs a chat model" in needs["message"]
     assert "models pull" in needs["hint"]
+
+
+def test_export_obsidian_writes_only_into_the_users_vault_and_keeps_their_edits(
+    server: McpProcess, tmp_path: Path
+) -> None:
+    refused = error_of(server.call("export_obsidian", {}))
+    assert refused["error"] == "bad-request" and "no Obsidian vault" in refused["message"]
+    assert "v2c mcp --vault" in refused["hint"]  # what the agent can tell the user
+
+    vault = tmp_path / "Notes"
+    vault.mkdir()
+    settings = Path(server.home) / "config" / "settings.json"  # type: ignore[attr-defined]
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(json.dumps({"export": {"vault": str(vault)}}), encoding="utf-8")
+    try:
+        brief = json.loads(
+            text_of(
+                server.call(
+                    "build_brief",
+                    {"question": "How are memories made?", "urls": _ids(server), "format": "json"},
+                )
+            )
+        )
+        server.progress.clear()
+        result = server.call("export_obsidian", {"brief_ids": [brief["id"]]}, progress=True)
+        body = json.loads(text_of(result))
+        assert not result.is_error, body
+        assert body["created"] == 5 and body["conflicts"] == []  # 2 videos, brief, index, base
+        assert body["open"].startswith("obsidian://open?vault=Notes&file=v2c%2FBriefs%2F")
+        assert [p for p, _, _ in server.progress] == sorted(p for p, _, _ in server.progress)
+        note = next((vault / "v2c" / "Briefs").glob("*.md"))
+        text = note.read_text(encoding="utf-8")
+        assert f'v2c_brief_id: "{brief["id"]}"' in text
+        assert "#^t-" in text  # citations link to the video notes' lines
+        note.write_text(text.replace("## Bottom line", "## My bottom line"), encoding="utf-8")
+        again = json.loads(text_of(server.call("export_obsidian", {"brief_ids": [brief["id"]]})))
+        assert [c["path"] for c in again["conflicts"]] == [note.relative_to(vault).as_posix()]
+        assert "## My bottom line" in note.read_text(encoding="utf-8")  # the edit is kept
+    finally:
+        settings.unlink()

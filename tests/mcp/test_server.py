@@ -49,9 +49,17 @@ TOOLS = {
     "get_collection",
     "build_brief",
     "extract",
+    "export_obsidian",
 }
 STRUCTURED = {"list_formats", "get_outline", "list_items", "list_models"}
-WRITES = {"create_collection", "add_to_collection", "ask", "build_brief", "extract"}
+WRITES = {
+    "create_collection",
+    "add_to_collection",
+    "ask",
+    "build_brief",
+    "extract",
+    "export_obsidian",
+}
 
 
 @pytest.fixture(scope="module")

@@ -73,6 +73,7 @@ FACE_MAY_IMPORT = (
     "v2c_desktop.core.ask.events",
     "v2c_desktop.core.search.request",
     "v2c_desktop.core.briefs.events",
+    "v2c_desktop.core.export.events",
     "v2c_desktop.core.briefs.render",
     "v2c_desktop.core.render",
     "v2c_desktop.core.gather",

@@ -33,11 +33,22 @@ from typing import NoReturn
 from v2c_desktop import __version__
 from v2c_desktop.core.errors import V2CError
 
-from .commands import add, ask, briefs, collections, mcp, models, search, transcript, videos
+from .commands import (
+    add,
+    ask,
+    briefs,
+    collections,
+    export,
+    mcp,
+    models,
+    search,
+    transcript,
+    videos,
+)
 from .invocation import command
 from .output import emit_error
 
-COMMAND_MODULES = (add, videos, transcript, collections, search, ask, briefs, models, mcp)
+COMMAND_MODULES = (add, videos, transcript, collections, search, ask, briefs, export, models, mcp)
 
 #: Exit statuses (see the module docstring).
 ERROR_STATUS = 1

@@ -22,6 +22,7 @@ from .domain.models import DetectedServerInfo, InstalledModelInfo, ModelList, Mo
 from .domain.status import LibraryStatus
 from .domain.videos import Collection, VideoRecord, VideoSummary
 from .errors import not_found
+from .export.events import ExportReport, ExportRequest
 from .progress import ProgressCallback, ignore_progress
 from .search.request import SearchRequest, SearchResult
 from .settings import ModelSettings, ServerSetting
@@ -162,6 +163,14 @@ class CoreAPI:
 
     async def delete_brief(self, brief_id: str) -> None:
         await self._s.briefs.delete(brief_id)
+
+    # -- export -------------------------------------------------------------------------------
+    async def export_obsidian(
+        self, request: ExportRequest, progress: ProgressCallback = ignore_progress
+    ) -> ExportReport:
+        """Notes per video and brief, an index and a Base in `request.folder` of the vault:
+        created / updated / unchanged / conflicts (the user's edits are never overwritten)."""
+        return await self._s.exports.export(request, progress)
 
     # -- models -------------------------------------------------------------------------------
     async def list_models(self, detect: bool = False) -> ModelList:

@@ -6,6 +6,7 @@ own deep-link form lives here, in one place.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from pathlib import Path
@@ -95,7 +96,14 @@ def _twitch_time(seconds: int) -> str:
 
 def local_file_url(path: str, seconds: float) -> str:
     """A `file://` URL with a Media Fragments time (`#t=42.5`) that our player reads."""
-    return f"file://{quote(str(Path(path).resolve()))}#t={seconds:g}"
+    return f"{_file_url(path)}#t={seconds:g}"
+
+
+@functools.lru_cache(maxsize=1024)
+def _file_url(path: str) -> str:
+    """`file://` + the resolved, quoted path: resolved once per path, not once per line of
+    a transcript (an export links every line)."""
+    return f"file://{quote(str(Path(path).resolve()))}"
 
 
 def timestamp_url(video: Video, seconds: float) -> str:

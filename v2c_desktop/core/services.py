@@ -12,6 +12,7 @@ from pathlib import Path
 
 from .ask.service import AskService
 from .briefs.service import BriefService
+from .export.service import ExportService
 from .importers.web.fetch import make_http_client
 from .importers.web.settings import WebSettings
 from .importers.web_access import WebAccess
@@ -38,6 +39,7 @@ class Services:
     asker: AskService
     models: ModelService
     briefs: BriefService
+    exports: ExportService
     thumbnails: Thumbnails | None = None
 
     @classmethod
@@ -86,6 +88,7 @@ class Services:
             asker,
             models,
             briefs,
+            ExportService(lib, briefs),
             thumbnails=thumbnails,
         )
 

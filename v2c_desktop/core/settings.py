@@ -58,9 +58,20 @@ class ImportSettings:
 
 
 @dataclass
+class ExportSettings:
+    """The Obsidian vault exports go into (asked once in the app, changeable), and the
+    folder inside it. An agent's `export_obsidian` may write only into this vault (or one
+    given to `v2c mcp --vault`)."""
+
+    vault: str | None = None
+    folder: str = "v2c"
+
+
+@dataclass
 class Settings:
     models: ModelSettings = field(default_factory=ModelSettings)
     imports: ImportSettings = field(default_factory=ImportSettings)
+    export: ExportSettings = field(default_factory=ExportSettings)
     last_library: str | None = None
 
 
@@ -92,6 +103,7 @@ def settings_from_dict(data: dict[str, Any]) -> Settings:
     return Settings(
         models=ModelSettings(**models),
         imports=ImportSettings(**_known(ImportSettings, data.get("imports") or {})),
+        export=ExportSettings(**_known(ExportSettings, data.get("export") or {})),
         last_library=data.get("last_library"),
     )
 

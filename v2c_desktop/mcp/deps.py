@@ -59,6 +59,9 @@ class Deps:
     opener: SessionOpener = open_library_session
     session: Session[CoreAPI] | None = None
     client_name: str = field(default_factory=default_client_name)
+    #: the Obsidian vault `export_obsidian` may write into (`v2c mcp --vault`), before the
+    #: one in the settings
+    vault: Path | None = None
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     async def core(self) -> CoreAPI:

@@ -28,7 +28,18 @@ from . import prompts, resources
 from .client_info import ClientNameMiddleware
 from .deps import Deps
 from .results import error_result, internal_error
-from .tools import ask, briefs, collections, items, metadata, models, pack, search, transcripts
+from .tools import (
+    ask,
+    briefs,
+    collections,
+    export,
+    items,
+    metadata,
+    models,
+    pack,
+    search,
+    transcripts,
+)
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +68,7 @@ REGISTRATIONS: tuple[Registration, ...] = (
     resources.register,
     prompts.register,
     briefs.register,
+    export.register,
 )
 
 ResourceLister = Callable[[], Awaitable[list[Resource]]]

@@ -46,10 +46,11 @@ async def _terminate(deps: Deps) -> None:
         os._exit(0)
 
 
-async def serve(library: Path) -> None:
-    """Serve `library` over stdio until the client closes stdin (or SIGTERM arrives)."""
+async def serve(library: Path, vault: Path | None = None) -> None:
+    """Serve `library` over stdio until the client closes stdin (or SIGTERM arrives);
+    `vault`: where `export_obsidian` may write (else the one in the settings)."""
     configure_logging()
-    deps = Deps(library=library)
+    deps = Deps(library=library, vault=vault)
     server = build_server(deps)
     loop = asyncio.get_running_loop()
     pending: set[asyncio.Task[None]] = set()

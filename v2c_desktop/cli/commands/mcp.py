@@ -8,6 +8,7 @@ it through the owner, so running several never locks anyone out.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from v2c_desktop.core.paths import library_path
 
@@ -22,11 +23,17 @@ def register(
         description="Run an MCP server on stdin/stdout for Claude Desktop, Cursor and other "
         "agents. stdout carries only the protocol; logs go to stderr.",
     )
+    p.add_argument(
+        "--vault",
+        type=Path,
+        metavar="PATH",
+        help="the Obsidian vault agents may export into (default: the one in the settings)",
+    )
     p.set_defaults(handler=run)
 
 
 async def run(args: argparse.Namespace) -> int:
     from v2c_desktop.mcp.stdio import serve  # the MCP SDK loads only for this command
 
-    await serve(library_path(args.library))
+    await serve(library_path(args.library), args.vault.expanduser() if args.vault else None)
     return 0

@@ -9,6 +9,7 @@ place, reusing the cached maps of videos whose transcripts did not change.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import secrets
 import time
@@ -163,10 +164,11 @@ class BriefService:
         shared = sum(
             1 for t in topics for p in t.points if len({c.video_id for c in p.support}) > 1
         )
+        made = "point is" if shared == 1 else "points are"
         result.bottom_line = (
             f"No chat model wrote this ({why}). These are the passages that best match the "
-            f"question in {len(sources)} videos, grouped into {len(topics)} topics; "
-            f"{shared} of them come up in two or more videos."
+            f"question in {_count(len(sources), 'video')}, grouped into "
+            f"{_count(len(topics), 'topic')}; {shared} {made} made in two or more videos."
         )
         if spec.name != "brief":
             result.notes.append(
@@ -297,11 +299,12 @@ class BriefService:
         ]
 
     async def get(self, brief_id: str) -> Brief:
-        raw = await self.store.run(self.store.get_brief, brief_id)
+        raw, title, created = await self.store.run(self.store.get_brief, brief_id)
         brief = decode(raw, Brief)
         if not isinstance(brief, Brief):
             raise V2CError("internal", f"the saved brief {brief_id} cannot be read")
-        return brief
+        # the columns win: a rename changes the title column, not the saved result
+        return dataclasses.replace(brief, title=title, created_at=brief.created_at or created)
 
     async def rename(self, brief_id: str, title: str) -> None:
         await self.store.run(self.store.rename_brief, brief_id, title)
@@ -348,6 +351,10 @@ def _scope_of(request: BriefRequest) -> dict[str, Any]:
         "extractive": request.extractive,
         "max_words": request.max_words,
     }
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _ms(since: float) -> float:

@@ -89,8 +89,8 @@ def topic_name(
     taken: Iterable[str] = (),
 ) -> str:
     """The best `terms` terms of `passages`, joined; "" for none. The question's words (in
-    any form: "learn" and "learning") and the terms of `taken` (other topics' names or their terms) are not
-    used: they would not tell this topic from the others."""
+    any form: "learn" and "learning") and the terms of `taken` (other topics' names, or
+    their terms) are not used: they would not tell this topic from the others."""
     asked = {stem(w) for w in normalise(" ".join(question))}
     used = {term for name in taken for term in name.split(", ") if term}
     held: Counter[str] = Counter()

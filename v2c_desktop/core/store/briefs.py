@@ -55,11 +55,16 @@ def list_all(conn: duckdb.DuckDBPyConnection) -> list[tuple[Any, ...]]:
     ).fetchall()
 
 
-def get(conn: duckdb.DuckDBPyConnection, brief_id: str) -> Any:
-    rows = conn.execute("SELECT result FROM briefs WHERE id = ?", [brief_id]).fetchall()
+def get(conn: duckdb.DuckDBPyConnection, brief_id: str) -> tuple[Any, str, str]:
+    """The saved result (JSON), its title as the user last named it, and when it was made."""
+    rows = conn.execute(
+        "SELECT result, title, strftime(created_at, '%Y-%m-%dT%H:%M:%S') FROM briefs WHERE id = ?",
+        [brief_id],
+    ).fetchall()
     if not rows:
         raise not_found(f"no brief {brief_id!r}", "run `v2c briefs list` to see the saved briefs")
-    return json.loads(rows[0][0])
+    result, title, created = rows[0]
+    return json.loads(result), str(title), str(created or "")
 
 
 def rename(conn: duckdb.DuckDBPyConnection, brief_id: str, title: str) -> None:

@@ -342,7 +342,7 @@ class LibraryStore:
         with self._reading() as conn:
             return brief_table.list_all(conn)
 
-    def get_brief(self, brief_id: str) -> Any:
+    def get_brief(self, brief_id: str) -> tuple[Any, str, str]:
         with self._reading() as conn:
             return brief_table.get(conn, brief_id)
 
