@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 
 from tests.conftest import corpus_path
 from v2c_desktop.core.briefs.events import Brief, BriefCitation, BriefPoint, BriefTopic
@@ -16,7 +17,6 @@ from v2c_desktop.core.errors import V2CError
 from v2c_desktop.core.export import ExportOptions, export_obsidian
 from v2c_desktop.core.importers.local import item_for_file, load_local
 
-yaml = pytest.importorskip("yaml")
 pytestmark = pytest.mark.corpus
 
 INTRO = (
@@ -294,3 +294,40 @@ def test_a_dry_run_writes_nothing(tmp_path: Path) -> None:
     report = export_obsidian(vault, [_intro()], [], options=ExportOptions(dry_run=True))
     assert report.dry_run and len(report.created) == 3
     assert list(vault.iterdir()) == []
+
+
+def _local(path: Path) -> VideoRecord:
+    video = Video(
+        id="file:0123456789abcdef",
+        title="Lecture one",
+        platform="file",
+        native_id="0123456789abcdef",
+        url="",
+        duration=90,
+        source_path=str(path),
+    )
+    segments = [Segment(0.0, 2.0, "Welcome."), Segment(83.5, 86.0, "The key idea.")]
+    return VideoRecord(video, Transcript("subtitle file", "en", segments))
+
+
+def test_a_media_file_inside_the_vault_is_linked_as_a_vault_file(tmp_path: Path) -> None:
+    vault = _vault(tmp_path)
+    clip = vault / "Media" / "lecture one.mp4"
+    clip.parent.mkdir()
+    clip.write_bytes(b"\x00")
+    export_obsidian(vault, [_local(clip)], [])
+    text = (vault / "v2c/Videos/Lecture one.md").read_text(encoding="utf-8")
+    assert _front(text)["video"] == "[[Media/lecture one.mp4]]"  # what Media Extended plays
+    assert "- [[Media/lecture one.mp4#t=83.5|1:23]] The key idea. ^t-83" in text
+
+
+def test_a_media_file_outside_the_vault_is_a_file_url_with_its_time(tmp_path: Path) -> None:
+    vault = _vault(tmp_path)
+    clip = tmp_path / "elsewhere" / "lecture one.mp4"
+    clip.parent.mkdir()
+    clip.write_bytes(b"\x00")
+    export_obsidian(vault, [_local(clip)], [])
+    text = (vault / "v2c/Videos/Lecture one.md").read_text(encoding="utf-8")
+    url = f"file://{clip.resolve()}".replace(" ", "%20")
+    assert _front(text)["media"] == url
+    assert f"- [1:23]({url}#t=83.5) The key idea. ^t-83" in text
