@@ -7,7 +7,8 @@ is missing and this runs as root on Debian/Ubuntu), builds a library from the co
 transcripts (Crash Course Psychology and a few 3Blue1Brown captions, through
 `CoreAPI.add`) in a temporary home, opens the app's window on it and saves one PNG per
 pane: the library with a video selected, the search pane with results, the chat pane with
-an extractive answer and its citations, and the settings dialog's MCP section.
+an extractive answer and its citations, the settings dialog's MCP section, and the brief
+pane (building, then the cited brief) with its Export to Obsidian dialog.
 """
 
 from __future__ import annotations
@@ -180,6 +181,31 @@ async def scenario(out: Path, scratch: Path) -> None:
         await settle()
         save(dialog, out / "settings-mcp.png")
         dialog.reject()
+
+        memory = await api.create_collection("Memory")
+        await api.add_to_collection(memory.id, sorted(MEMORY))
+        window.actions_.brief.trigger()
+        briefs = window.brief_pane
+        await until(lambda: briefs.form.collection.count() == 1)
+        await until(lambda: "extractive" in briefs.form.models.model_ids())
+        briefs.form.choose_collection(memory.id)
+        briefs.form.models.select("extractive")
+        briefs.form.question.setText("How are memories stored, and why do we forget?")
+        await until(lambda: briefs.form.estimate is not None)
+        built: list[str] = []
+        briefs.build_finished.connect(built.append)
+        briefs.form.build.click()
+        await until(lambda: len(briefs.progress.stages) >= 2 or bool(built), timeout=120)
+        save(window, out / "brief-running.png")
+        await until(lambda: bool(built), timeout=300)
+        await settle()
+        save(window, out / "brief.png")
+        if briefs.view.brief is not None:
+            export = briefs.export_brief(briefs.view.brief.id)
+            export.vault.setText(str(scratch / "Obsidian vault"))
+            await settle()
+            save(export, out / "brief-export.png")
+            export.reject()
     finally:
         window.close()
         await runner.shutdown()

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from .ask.events import AskEvent, AskRequest
 from .ask.export import chat_markdown
-from .briefs.events import Brief, BriefEvent, BriefRequest, BriefSummary
+from .briefs.events import Brief, BriefEstimate, BriefEvent, BriefRequest, BriefSummary
 from .domain.changes import Change
 from .domain.chats import ChatRecord
 from .domain.imports import BatchResult, ItemListing
@@ -151,6 +151,13 @@ class CoreAPI:
         """Progress steps, then the brief (saved in the library); cancel stops it unsaved."""
         async for event in self._s.briefs.build(request):
             yield event
+
+    async def estimate_brief(self, request: BriefRequest) -> BriefEstimate:
+        """Before a build: videos, hours, tokens, one pass or map-reduce, a rough time."""
+        from .briefs.estimate import estimate_brief  # the owner side only
+
+        models = None if request.extractive else await self._s.models.list_models()
+        return await estimate_brief(self._s.briefs, models, request)
 
     async def list_briefs(self) -> list[BriefSummary]:
         return await self._s.briefs.list()

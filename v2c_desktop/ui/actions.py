@@ -34,6 +34,7 @@ class AppActions:
     library: QAction
     search: QAction
     chat: QAction
+    brief: QAction
     play_pause: QAction
     back: QAction
     forward: QAction
@@ -60,11 +61,13 @@ def create_actions(window: QMainWindow) -> AppActions:
         library=_action(window, "&Library", "Ctrl+1"),
         search=_action(window, "&Search", QKeySequence.StandardKey.Find),
         chat=_action(window, "&Chat", "Ctrl+L"),
+        brief=_action(window, "&Briefs", "Ctrl+B"),
         play_pause=_action(window, "&Play/Pause", "Space"),
         back=_action(window, "&Back 10 s", "Alt+Left"),
         forward=_action(window, "&Forward 10 s", "Alt+Right"),
     )
     actions.chat.setEnabled(False)  # until a chat pane is attached
+    actions.brief.setEnabled(False)  # until a brief pane is attached
     for field in fields(actions):
         if field.name in NAMES:
             bind(getattr(actions, field.name), field.name)
@@ -79,7 +82,7 @@ def create_actions(window: QMainWindow) -> AppActions:
     file_menu.addAction(actions.quit)
     view_menu = menus.addMenu("&View")
     view_menu.setObjectName("viewMenu")
-    for action in (actions.library, actions.search, actions.chat):
+    for action in (actions.library, actions.search, actions.chat, actions.brief):
         view_menu.addAction(action)
     play_menu = menus.addMenu("&Playback")
     for action in (actions.play_pause, actions.back, actions.forward):

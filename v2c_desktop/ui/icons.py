@@ -28,6 +28,7 @@ NAMES: dict[str, str] = {
     "library": "fa6s.photo-film",
     "search": "fa6s.magnifying-glass",
     "chat": "fa6s.comments",
+    "brief": "fa6s.file-lines",
     "player": "fa6s.circle-play",
     # actions
     "add": "fa6s.plus",

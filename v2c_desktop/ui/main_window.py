@@ -3,7 +3,8 @@
 It holds no feature logic. Every timestamp click in any pane (library, search, chat)
 arrives as `seek_requested(video_id, seconds)` and goes to the player; the player's time
 goes back to the library's transcript. `attach_chat_pane` plugs the chat pane in (its
-navigation entry and Ctrl+L); the status bar hears the chat model and the MCP owner state.
+navigation entry and Ctrl+L), `attach_brief_pane` the brief pane (Ctrl+B); the status bar
+hears the chat model and the MCP owner state.
 The Help menu (`help.py`) lists the keys read from the window; `restore_layout` puts the
 window where it was (`window_layout.py`) and closing it remembers the layout.
 """
@@ -28,6 +29,7 @@ from .help import AboutDialog, ShortcutsDialog, WhereDialog, add_help_menu, shor
 from .icons import bind
 from .navigation import Navigation
 from .owner_state import OwnerState
+from .panes.brief.pane import BriefPane
 from .panes.chat.models import ChatModelSource
 from .panes.chat.pane import ChatPane
 from .panes.library.pane import LibraryPane
@@ -109,11 +111,21 @@ class MainWindow(QMainWindow):
         bind(self.player.toggleViewAction(), "player")
         self.help = add_help_menu(self)
         self.navigation.set_available("chat", False)
+        self.navigation.set_available("brief", False)
         self._wire()
         self.chat_pane = ChatPane(api, runner, self.models)
         self.chat_pane.model_changed.connect(self._show_chat_model)
         self.library.library_changed.connect(self.chat_pane.library_changed)
         self.attach_chat_pane(self.chat_pane)
+        self.brief_pane = BriefPane(
+            api,
+            runner,
+            self.models,
+            settings,
+            selected_videos=self.library.table.selected_ids,
+            open_url=lambda url: self.open_url(url),
+        )
+        self.attach_brief_pane(self.brief_pane)
         self.downloads = ModelDownloads(api, runner, self)  # outlive the dialogs showing them
         self.downloads.finished.connect(lambda *_: self._models_changed())
         self.status.chat_clicked.connect(self.open_model_manager)
@@ -130,6 +142,7 @@ class MainWindow(QMainWindow):
         a.library.triggered.connect(lambda: self.show_pane("library"))
         a.search.triggered.connect(self.focus_search)
         a.chat.triggered.connect(lambda: self.show_pane("chat"))
+        a.brief.triggered.connect(lambda: self.show_pane("brief"))
         a.play_pause.triggered.connect(self.play_pause)
         a.back.triggered.connect(lambda: self.player.skip(-SKIP_SECONDS))
         a.forward.triggered.connect(lambda: self.player.skip(SKIP_SECONDS))
@@ -192,6 +205,7 @@ class MainWindow(QMainWindow):
     def _models_changed(self) -> None:
         """The owner's models changed (downloaded, added, removed, settings applied)."""
         self.chat_pane.refresh_models(detect=False)
+        self.brief_pane.refresh_models()
 
     def _library_changed_elsewhere(self, subjects: frozenset[str]) -> None:
         """A burst of changes settled (an agent's import, a `v2c` command, our own work):
@@ -200,8 +214,11 @@ class MainWindow(QMainWindow):
             self.library.refresh()
             self.search.refresh_filters()
             self.chat_pane.library_changed()
+            self.brief_pane.library_changed()
         elif "chat" in subjects:
             self.chat_pane.saved.refresh()
+        if "brief" in subjects and not subjects & {"video", "collection"}:
+            self.brief_pane.saved.refresh()
         if subjects & {"video", "index"}:
             self.refresh_status()
 
@@ -236,6 +253,34 @@ class MainWindow(QMainWindow):
         get_model = getattr(pane, "get_model_requested", None)
         if get_model is not None:
             get_model.connect(self.open_model_setup)
+
+    def attach_brief_pane(self, pane: BriefPane) -> None:
+        """Add the brief pane: its citations go to the player (with their quotes, marked
+        in the reader), the library's selection can be its scope, and the library's
+        "Export to Obsidian…" opens its export dialog."""
+        self.panes["brief"] = pane
+        self.stack.addWidget(pane)
+        self.navigation.set_available("brief", True)
+        self.actions_.brief.setEnabled(True)
+        pane.cite_requested.connect(self.seek)
+        pane.get_model_requested.connect(self.open_model_setup)
+        pane.settings_changed.connect(self._export_settings_changed)
+        self.library.library_changed.connect(pane.library_changed)
+        self.library.table.current_changed.connect(lambda _id: pane.selection_changed())
+        self.library.export_requested.connect(self.export_from_library)
+
+    def export_from_library(self, video_ids: list[str], collection_id: str) -> None:
+        """The library's "Export to Obsidian…": its selected videos, or a collection."""
+        if collection_id:
+            found = self.library.sidebar.collection(collection_id)
+            name = found.name if found is not None else collection_id
+            self.brief_pane.open_export(f"the collection “{name}”", collection=collection_id)
+        elif video_ids:
+            what = "1 video" if len(video_ids) == 1 else f"{len(video_ids)} videos"
+            self.brief_pane.open_export(f"the {what} selected", video_ids=tuple(video_ids))
+
+    def _export_settings_changed(self, settings: Settings) -> None:
+        self.settings = settings
 
     # -- the player --------------------------------------------------------------------------
     def seek(self, video_id: str, seconds: float, quote: str = "") -> None:
@@ -308,6 +353,7 @@ class MainWindow(QMainWindow):
 
     def _settings_saved(self, settings: Settings) -> None:
         self.settings = settings
+        self.brief_pane.settings = settings
         self.status.showMessage(
             "Settings saved. Model settings apply now; the library and import settings "
             "when v2c desktop next starts."

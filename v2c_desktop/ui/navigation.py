@@ -9,12 +9,12 @@ from . import look
 from .icons import bind
 
 KEY_ROLE = Qt.ItemDataRole.UserRole + 1
-ENTRIES = (("library", "Library"), ("search", "Search"), ("chat", "Chat"))
+ENTRIES = (("library", "Library"), ("search", "Search"), ("chat", "Chat"), ("brief", "Briefs"))
 
 
 class Navigation(QListWidget):
     """Signals:
-    pane_selected(key): "library", "search" or "chat".
+    pane_selected(key): "library", "search", "chat" or "brief".
     """
 
     pane_selected = Signal(str)

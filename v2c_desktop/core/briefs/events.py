@@ -180,3 +180,29 @@ class BriefSummary:
     created_at: str
     updated_at: str
     scope: dict[str, Any] = field(default_factory=dict)
+
+
+@wire
+@dataclass(frozen=True)
+class BriefEstimate:
+    """What a build would read and do, before it starts.
+
+    `videos` distinct videos (`duplicates` more are copies read once), `hours` of them,
+    `tokens` of transcript; `pass_kind` single (everything fits one call), map-reduce or
+    extractive (no model); `model` the model that would write first, `calls` how many model
+    calls at most. `seconds` is a rough time from the model's measured (or estimated)
+    speed, or None when nothing measured allows one; `basis` says which, in words.
+    """
+
+    videos: int
+    duplicates: int
+    hours: float
+    tokens: int
+    pass_kind: Literal["single", "map-reduce", "extractive"]
+    model: str | None = None
+    model_label: str = ""
+    calls: int = 0
+    seconds: float | None = None
+    speed: Literal["measured", "estimated", ""] = ""
+    basis: str = ""
+    notes: list[str] = field(default_factory=list)

@@ -60,6 +60,16 @@ class BriefService:
         self.registry, self.embedder = registry, embedder
 
     # -- building ---------------------------------------------------------------------------
+    async def prepare(self, request: BriefRequest) -> tuple[list[Any], list[ChatModel], str]:
+        """What a build of `request` would start from: its videos, its model chain and why
+        it would be extractive (the same errors a build raises first); for estimates."""
+        if request.rerun:
+            request = await self._rerun_request(request)
+        _spec(request)  # an unsupported schema keyword fails here
+        records = await self._scope(request)
+        chain, why = self._chain(request)
+        return records, chain, why
+
     async def build(self, request: BriefRequest) -> AsyncIterator[BriefEvent]:
         """Progress steps, then the brief (saved); a `V2CError` for a request that cannot run."""
         started = time.perf_counter()
@@ -114,6 +124,7 @@ class BriefService:
             brief.status,
             encode(brief),
         )
+        brief = await self.get(brief.id)  # as saved: with its creation time, as shown later
         yield BriefStep("render", 1, 1, "saved")
         yield BriefDone(brief)
 

@@ -110,9 +110,11 @@ class CollectionsSidebar(QWidget):
         rename_requested(collection_id, name)
         delete_requested(collection_id)
         videos_dropped(collection_id, video_ids): rows of the table were dropped on it.
+        export_requested(collection_id): export the collection to Obsidian.
     """
 
     selected = Signal(str)
+    export_requested = Signal(str)
     create_requested = Signal(str)
     rename_requested = Signal(str, str)
     delete_requested = Signal(str)
@@ -240,4 +242,6 @@ class CollectionsSidebar(QWidget):
         if self.current_id() != ALL:
             menu.addAction("Rename…", self.ask_rename)
             menu.addAction("Delete…", self.ask_delete)
+            current = self.current_id()
+            menu.addAction("Export to Obsidian…", lambda: self.export_requested.emit(current))
         menu.popup(self.list.viewport().mapToGlobal(point))

@@ -48,9 +48,12 @@ class LibraryPane(QWidget):
         seek_requested(video_id, seconds): a chapter, a transcript line or Play was clicked.
         library_changed(): videos or collections changed (status bar, search filters).
         videos_shown(count): the table now lists the library's videos (after each read).
+        export_requested(video_ids, collection_id): "Export to Obsidian…" for the selected
+            videos (collection "") or a collection (video_ids empty).
     """
 
     seek_requested = Signal(str, float)
+    export_requested = Signal(list, str)
     library_changed = Signal()
     videos_shown = Signal(int)
 
@@ -98,6 +101,8 @@ class LibraryPane(QWidget):
         self.table.remove_from_collection_requested.connect(self.remove_from_collection)
         self.table.remove_requested.connect(self.ask_remove_videos)
         self.table.rename_requested.connect(self.ask_rename_video)
+        self.table.export_requested.connect(lambda ids: self.export_requested.emit(ids, ""))
+        self.sidebar.export_requested.connect(lambda cid: self.export_requested.emit([], cid))
         self.details.seek_requested.connect(self.seek_requested)
 
     # -- reading -----------------------------------------------------------------------------

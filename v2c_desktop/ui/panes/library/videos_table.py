@@ -59,6 +59,7 @@ class VideosTable(QWidget):
         remove_from_collection_requested(video_ids): from the collection being shown.
         remove_requested(video_ids): from the library (the pane confirms first).
         rename_requested(video_id): the user wants to give the video their own title.
+        export_requested(video_ids): export these videos to Obsidian.
     """
 
     current_changed = Signal(str)
@@ -68,6 +69,7 @@ class VideosTable(QWidget):
     remove_from_collection_requested = Signal(list)
     remove_requested = Signal(list)
     rename_requested = Signal(str)
+    export_requested = Signal(list)
 
     def __init__(
         self, parent: QWidget | None = None, thumbnails: ThumbnailSource | None = None
@@ -203,6 +205,7 @@ class VideosTable(QWidget):
                 "Remove from this collection",
                 lambda: self.remove_from_collection_requested.emit(ids),
             )
+        menu.addAction("Export to Obsidian…", lambda: self.export_requested.emit(ids))
         menu.addSeparator()
         menu.addAction("Remove from library…", lambda: self.remove_requested.emit(ids))
         menu.popup(self.view.viewport().mapToGlobal(point))
