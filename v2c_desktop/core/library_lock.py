@@ -5,12 +5,18 @@ that names the interpreter, not the program. We take an OS lock on `<library>.lo
 and write our PID and command into it, so a second process can say exactly which program
 holds the library. The OS drops the lock when the owner dies (even by SIGKILL), so a stale
 lock file never blocks anyone.
+
+The lock file sits beside the library, in a folder someone else may be able to write to, so
+it is opened without following a symbolic link (a planted `<library>.lock` link would
+otherwise have us truncate the file it points at), must be a regular file of ours, and is
+kept 0600 like the library itself.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
 from pathlib import Path
 from typing import IO, Any
@@ -49,10 +55,59 @@ def lock_path_for(library: Path) -> Path:
     return library.with_name(library.name + ".lock")
 
 
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # a FIFO planted there must not hang the open
+
+
+def _refused_lock(path: Path, why: str) -> V2CError:
+    return V2CError(
+        "bad-request",
+        f"refusing the lock file {path}: {why}",
+        "remove that file (v2c makes a new one), or pass --library to use a library "
+        "in a folder only you can write to",
+        {"path": str(path)},
+    )
+
+
+def open_lock_file(path: Path) -> IO[str]:
+    """`path` opened read-write (created 0600), never through a symbolic link, and only
+    when it is a regular file owned by this user."""
+    flags = os.O_RDWR | os.O_CREAT | _NOFOLLOW | _CLOEXEC | _NONBLOCK
+    try:
+        fd = os.open(path, flags, 0o600)
+    except OSError as exc:
+        if os.path.islink(path):
+            raise _refused_lock(path, "it is a symbolic link") from None
+        raise V2CError(
+            "internal",
+            f"cannot open the lock file {path}: {exc.strerror or exc}",
+            "check that the library's folder exists and is writable",
+            {"path": str(path)},
+        ) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise _refused_lock(path, "it is not a regular file")
+        getuid = getattr(os, "getuid", None)
+        if getuid is not None and info.st_uid != getuid():
+            raise _refused_lock(path, f"it belongs to user {info.st_uid}, not to you")
+        if hasattr(os, "fchmod") and stat.S_IMODE(info.st_mode) & 0o077:
+            os.fchmod(fd, 0o600)
+        return os.fdopen(fd, "r+", encoding="utf-8")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def read_owner(library: Path) -> dict[str, Any]:
     """What the owner wrote into the lock file (pid, command); empty when unreadable."""
     try:
-        data = json.loads(lock_path_for(library).read_text(encoding="utf-8") or "{}")
+        fd = os.open(lock_path_for(library), os.O_RDONLY | _NOFOLLOW | _CLOEXEC | _NONBLOCK)
+        with os.fdopen(fd, encoding="utf-8") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                return {}
+            data = json.loads(handle.read(4096) or "{}")
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
@@ -80,7 +135,7 @@ class LibraryLock:
 
     def acquire(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        handle = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 - held until release
+        handle = open_lock_file(self.path)  # held until release
         if not _try_lock(handle):
             handle.close()
             raise library_in_use(self.library, read_owner(self.library))

@@ -79,6 +79,9 @@ def test_default_dir_falls_back_to_the_temp_dir(
     assert default_runtime_dir() == base / f"v2c-{os.getuid()}"
     (base / f"v2c-{os.getuid()}").rmdir()
     (base / f"v2c-{os.getuid()}").write_text("in the way")
+    monkeypatch.setenv("V2C_HOME", str(base / "home"))  # then the app's cache, in the home
+    assert default_runtime_dir() == base / "home" / "cache" / "run"
+    monkeypatch.setenv("V2C_HOME", str(base / f"v2c-{os.getuid()}"))  # a file: nothing left
     with pytest.raises(V2CError, match="no private directory"):
         default_runtime_dir()
 

@@ -104,7 +104,7 @@ class OwnerClient:
                 if queue is not None:
                     queue.put_nowait(message)
                 elif "error" in message:
-                    log.warning("library owner: %s", message["error"])
+                    log.warning("library owner: %s", protocol.clip(message["error"]))
         except (ConnectionError, ValueError):
             pass
         finally:

@@ -3,6 +3,8 @@
 Every request runs in its own task so a slow import never holds up a quick list from the
 same client, and replies carry the request's id so they can come back in any order. A
 dropped connection cancels whatever it had running: nobody is left to read the answers.
+A client introduces itself (`hello`) before anything else; a request longer than
+`protocol.REQUEST_LINE_LIMIT` is answered with an error and the connection closed.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -103,7 +106,10 @@ class Connection:
             while True:
                 try:
                     line = await self._reader.readline()
-                except (ValueError, ConnectionError):  # a line over the limit, or a reset
+                except ConnectionError:
+                    break
+                except ValueError:  # a line over the reader's limit
+                    await self._refuse_long_line()
                     break
                 if not line.endswith(b"\n"):
                     break
@@ -113,6 +119,17 @@ class Connection:
                     break
         finally:
             await self.abort()
+
+    async def _refuse_long_line(self) -> None:
+        mib = protocol.REQUEST_LINE_LIMIT // (1024 * 1024)
+        log.warning("closing owner connection %s: a message over %s MiB", self.number, mib)
+        refusal = V2CError(
+            "bad-request",
+            f"a message to the library's owner may hold at most {mib} MiB; this one was longer",
+            "pass less at once (fewer or smaller arguments)",
+        )
+        with suppress(_Closed):
+            await self.send(protocol.error(None, error_to_wire(refusal)))
 
     async def abort(self) -> None:
         """Cancel this connection's calls and close it."""
@@ -133,6 +150,12 @@ class Connection:
             await self._hello(message["hello"])
             return
         call_id = message.get("id")
+        if self.client is None:  # nothing is served to a client that has not said who it is
+            wire_id = (
+                call_id if isinstance(call_id, int) and not isinstance(call_id, bool) else None
+            )
+            await self.send(protocol.error(wire_id, _bad("send hello before any request")))
+            return
         if not isinstance(call_id, int) or isinstance(call_id, bool):
             await self.send(protocol.error(None, _bad("a request needs an integer id")))
             return
@@ -167,7 +190,7 @@ class Connection:
             refusal = V2CError(
                 "bad-request",
                 f"this library's owner speaks protocol {protocol.PROTOCOL_VERSION}, "
-                f"the client {version}",
+                f"the client {protocol.clip(version)}",
                 "run the same version of v2c in every program that opens this library",
             )
             await self.send(protocol.error(None, error_to_wire(refusal)))

@@ -19,6 +19,7 @@ from typing import Any, get_type_hints
 from ..errors import V2CError
 from ..progress import ProgressCallback
 from ..wire_codec import decode
+from .protocol import clip
 
 NOT_SERVED_BY_DEFAULT = frozenset({"aclose"})
 
@@ -61,7 +62,7 @@ class MethodTable:
         if name not in self.names:
             raise V2CError(
                 "bad-request",
-                f"{name!r} is not a method the library's owner serves",
+                f"{clip(repr(name))} is not a method the library's owner serves",
                 "the owner may run a different version of v2c",
             )
         method: Callable[..., Any] = getattr(self.target, name)
@@ -86,15 +87,18 @@ class MethodTable:
         method = self._method(name)
         hints = self._hints_of(name, method)
         try:
-            signature = inspect.signature(method)
-            names = list(signature.parameters)
-            decoded_args = [
-                decode(value, hints.get(names[i], Any) if i < len(names) else Any)
-                for i, value in enumerate(args)
-            ]
-        except (TypeError, ValueError):  # no signature available: decode by tags alone
-            signature, decoded_args = None, [decode(v) for v in args]
-        kwargs = {key: decode(value, hints.get(key, Any)) for key, value in params.items()}
+            try:
+                signature = inspect.signature(method)
+                names = list(signature.parameters)
+                decoded_args = [
+                    decode(value, hints.get(names[i], Any) if i < len(names) else Any)
+                    for i, value in enumerate(args)
+                ]
+            except (TypeError, ValueError):  # no signature available: decode by tags alone
+                signature, decoded_args = None, [decode(v) for v in args]
+            kwargs = {key: decode(value, hints.get(key, Any)) for key, value in params.items()}
+        except V2CError as exc:  # what the client sent, refused: never echoed whole
+            raise V2CError(exc.code, clip(exc.message), exc.hint) from None
         if progress is not None:
             kwargs["progress"] = progress
         return self.call_local(name, decoded_args, kwargs, signature=signature)
@@ -114,7 +118,7 @@ class MethodTable:
                 signature = inspect.signature(method)
             signature.bind(*args, **kwargs)
         except TypeError as exc:
-            raise V2CError("bad-request", f"{name}: {exc}") from None
+            raise V2CError("bad-request", f"{name}: {clip(str(exc))}") from None
         except ValueError:
             pass  # builtins without a signature: let the call itself complain
         return method(*args, **kwargs)

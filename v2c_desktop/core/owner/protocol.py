@@ -16,6 +16,12 @@ Owner to client:
   before any of those when the caller passed a progress callback.
 Lines are UTF-8 and JSON escapes newlines inside strings, so a newline always ends a message.
 After a cancel the owner sends nothing more for that id.
+
+The owner trusts no client blindly: only a peer running as the same user is served (checked
+with SO_PEERCRED where the platform has it), a client must say hello before any call, a
+request line may hold at most `REQUEST_LINE_LIMIT` bytes, at most `MAX_CONNECTIONS` clients
+are served at once, and text a client sent is echoed back (in errors) and logged clipped
+to `ECHO_LIMIT` characters.
 """
 
 from __future__ import annotations
@@ -28,6 +34,15 @@ from ..errors import V2CError
 PROTOCOL_VERSION = 1
 # One message holds a whole result (a long transcript is a few MB); cap it well above that.
 LINE_LIMIT = 64 * 1024 * 1024
+# What the owner reads from a client: requests carry names, ids and settings, never a whole
+# transcript, so a few MB is plenty; a longer line is refused and the connection closed.
+REQUEST_LINE_LIMIT = 8 * 1024 * 1024
+# How much of a text a client sent comes back in an error (or goes to a log).
+ECHO_LIMIT = 200
+# Every text of an error the owner sends, whatever made it (a backstop for `ECHO_LIMIT`).
+ERROR_TEXT_LIMIT = 1000
+# Clients one owner serves at once (the app, a few CLIs and agents use a handful).
+MAX_CONNECTIONS = 64
 Message = dict[str, Any]
 
 
@@ -43,6 +58,30 @@ class OwnerGone(V2CError):
         )
 
 
+def clip(value: object, limit: int = ECHO_LIMIT) -> str:
+    """`value` as text of at most `limit` characters (and an ellipsis), to echo or log."""
+    text = value if isinstance(value, str) else repr(value)
+    if len(text) <= limit:
+        return text
+    return text[:limit] + f"… ({len(text) - limit} more characters)"
+
+
+def clip_error(wire_error: dict[str, Any]) -> dict[str, Any]:
+    """A wire error with every text in it clipped to `ERROR_TEXT_LIMIT` characters."""
+
+    def clipped(value: Any) -> Any:
+        if isinstance(value, str):
+            return clip(value, ERROR_TEXT_LIMIT)
+        if isinstance(value, list):
+            return [clipped(v) for v in value[:100]]
+        if isinstance(value, dict):
+            return {clip(k, ECHO_LIMIT): clipped(v) for k, v in list(value.items())[:100]}
+        return value
+
+    result: dict[str, Any] = clipped(wire_error)
+    return result
+
+
 def dumps(message: Message) -> bytes:
     return (json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
 
@@ -52,7 +91,7 @@ def loads(line: bytes) -> Message:
     try:
         message = json.loads(line)
     except (UnicodeDecodeError, ValueError) as exc:
-        raise V2CError("bad-request", f"not a JSON message: {exc}") from None
+        raise V2CError("bad-request", f"not a JSON message: {clip(str(exc))}") from None
     if not isinstance(message, dict):
         raise V2CError("bad-request", "a message must be a JSON object")
     return message
@@ -86,7 +125,7 @@ def result(call_id: int, value: Any) -> Message:
 
 
 def error(call_id: int | None, wire_error: dict[str, Any]) -> Message:
-    return {"id": call_id, "error": wire_error}
+    return {"id": call_id, "error": clip_error(wire_error)}
 
 
 def item(call_id: int, value: Any) -> Message:

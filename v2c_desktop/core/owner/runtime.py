@@ -5,7 +5,10 @@ in a deep folder. It goes in the per-user runtime directory (XDG_RUNTIME_DIR on 
 a name hashed from the library's absolute path, so every process finds the same socket
 without reading anything the owner wrote. The directory must belong to us and be 0700: not
 every platform honours permissions on the socket file itself, all of them honour the
-directory's, and a directory another user controls could hand us their socket.
+directory's, and a directory another user controls could hand us their socket. When no
+such directory is usable (XDG_RUNTIME_DIR unset and `/tmp/runtime-<uid>` made by another
+user, say) the socket goes in a private folder in the app's cache under the user's home,
+and when even that fails the caller gets a typed error, never a traceback.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from pathlib import Path
 import platformdirs
 
 from ..errors import V2CError
-from ..paths import APP_NAME
+from ..paths import APP_NAME, app_paths
 
 # macOS allows 104 bytes including the NUL, Linux 108; stay under both.
 SOCKET_PATH_MAX = 100
@@ -60,15 +63,46 @@ def _fits(directory: Path) -> bool:
     return len(os.fsencode(directory / ("0" * 16 + ".sock"))) <= SOCKET_PATH_MAX
 
 
+def _platform_runtime_dir(problems: list[str]) -> Path | None:
+    """platformdirs' choice, or None (with the reason) when it refuses every option: it
+    raises when `/tmp/runtime-<uid>` is a link or belongs to another user."""
+    try:
+        with warnings.catch_warnings():  # platformdirs warns when XDG_RUNTIME_DIR is unset
+            warnings.simplefilter("ignore")
+            return Path(platformdirs.user_runtime_dir(APP_NAME, appauthor=False))
+    except Exception as exc:  # PermissionError today; any failure means "not usable"
+        problems.append(f"the platform's runtime directory: {exc}")
+        return None
+
+
+def _temp_runtime_dir(problems: list[str]) -> Path | None:
+    try:
+        return Path(tempfile.gettempdir()) / f"v2c-{getattr(os, 'getuid', lambda: 'user')()}"
+    except OSError as exc:  # no usable temporary directory at all
+        problems.append(f"the temporary directory: {exc}")
+        return None
+
+
+def _home_runtime_dir(problems: list[str]) -> Path | None:
+    """`run` in the app's per-user cache folder (`~/.cache/v2c-desktop/run` on Linux; under
+    `V2C_HOME` when that is set): private like the home, and short enough for a socket."""
+    try:
+        return app_paths().cache_dir / "run"
+    except (RuntimeError, KeyError, OSError) as exc:  # no home directory to be found
+        problems.append(f"the home directory: {exc}")
+        return None
+
+
 def default_runtime_dir() -> Path:
-    """platformdirs' user runtime dir, else `<tempdir>/v2c-<uid>`, whichever is usable."""
-    with warnings.catch_warnings():  # platformdirs warns when XDG_RUNTIME_DIR is unset
-        warnings.simplefilter("ignore")
-        preferred = Path(platformdirs.user_runtime_dir(APP_NAME, appauthor=False))
-    uid = getattr(os, "getuid", lambda: "user")()
-    fallback = Path(tempfile.gettempdir()) / f"v2c-{uid}"
+    """platformdirs' user runtime dir, else `<tempdir>/v2c-<uid>`, else a folder under the
+    home directory, whichever is usable first."""
     problems: list[str] = []
-    for candidate in (preferred, fallback):
+    candidates = [
+        _platform_runtime_dir(problems),
+        _temp_runtime_dir(problems),
+        _home_runtime_dir(problems),
+    ]
+    for candidate in (c for c in candidates if c is not None):
         if not _fits(candidate):
             problems.append(f"{candidate}: path too long for a socket")
             continue

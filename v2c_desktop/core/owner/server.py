@@ -1,8 +1,11 @@
 """The owner's side: serve one object's async methods to other processes over a local socket.
 
 The socket is a Unix domain socket in a 0700 directory, itself chmod 0600, so only this user
-can reach the library. A socket file left by an owner killed with SIGKILL is detected (nobody
-accepts on it) and replaced; a socket someone still answers on is never taken over.
+can reach the library; on Linux each peer's user id is checked as well (SO_PEERCRED), so a
+socket reached some other way still serves nobody else, and at most
+`protocol.MAX_CONNECTIONS` clients are served at once. A socket file left by an owner
+killed with SIGKILL is detected (nobody accepts on it) and replaced; a socket someone still
+answers on is never taken over.
 
 Windows: only `start()` (asyncio.start_unix_server) and `OwnerClient._open()`
 (asyncio.open_unix_connection) know the transport. A named-pipe transport would go exactly
@@ -19,17 +22,41 @@ import logging
 import os
 import socket
 import stat
+import struct
 from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 
 from ..errors import V2CError
+from ..wire_codec import error_to_wire
+from . import protocol
 from .connection import ConnectedClient, Connection
 from .dispatch import MethodTable
-from .protocol import LINE_LIMIT
+from .protocol import MAX_CONNECTIONS, REQUEST_LINE_LIMIT
 from .runtime import ensure_private_dir
 
 log = logging.getLogger(__name__)
+
+
+def own_uid() -> int | None:
+    """The effective user id peers must have (None where the platform has no user ids)."""
+    geteuid = getattr(os, "geteuid", None)
+    return geteuid() if geteuid is not None else None
+
+
+def peer_uid(writer: asyncio.StreamWriter) -> int | None:
+    """The user id of the process at the other end, where the platform tells (Linux's
+    SO_PEERCRED); None elsewhere, and the 0700 directory is then the only check."""
+    option = getattr(socket, "SO_PEERCRED", None)
+    sock = writer.get_extra_info("socket")
+    if option is None or sock is None:
+        return None
+    try:
+        raw = sock.getsockopt(socket.SOL_SOCKET, option, struct.calcsize("3i"))
+    except OSError:
+        return None
+    _pid, uid, _gid = struct.unpack("3i", raw)
+    return int(uid)
 
 
 def _probe(path: Path) -> bool:
@@ -85,11 +112,13 @@ class OwnerServer:
         methods: frozenset[str] | None = None,
         on_clients_changed: Callable[[list[ConnectedClient]], None] | None = None,
         grace: float = 2.0,
+        max_connections: int = MAX_CONNECTIONS,
     ) -> None:
         self.target = target
         self.path = Path(path)
         self.table = MethodTable(target, methods)
         self.grace = grace
+        self.max_connections = max_connections
         self._on_clients_changed = on_clients_changed
         self._server: asyncio.Server | None = None
         self._inode: int | None = None
@@ -111,7 +140,7 @@ class OwnerServer:
         ensure_private_dir(self.path.parent)
         await clear_stale_socket(self.path)
         self._server = await asyncio.start_unix_server(
-            self._accept, path=str(self.path), limit=LINE_LIMIT
+            self._accept, path=str(self.path), limit=REQUEST_LINE_LIMIT
         )
         # The 0700 directory already keeps others out; the mode covers platforms that
         # only check the socket file itself.
@@ -131,7 +160,37 @@ class OwnerServer:
         except Exception:  # a listener's bug must not take a client down
             log.exception("on_clients_changed failed")
 
+    async def _refuse(self, writer: asyncio.StreamWriter, refusal: V2CError) -> None:
+        """Tell a client why it is not served (best effort) and hang up."""
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            writer.write(protocol.dumps(protocol.error(None, error_to_wire(refusal))))
+            await writer.drain()
+        writer.close()
+
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        uid, mine = peer_uid(writer), own_uid()
+        if uid is not None and mine is not None and uid != mine:
+            log.warning("refused a connection from user %s to the library's owner", uid)
+            await self._refuse(
+                writer,
+                V2CError(
+                    "bad-request",
+                    f"this library's owner serves only its own user, not user {uid}",
+                    "open the library as the user who owns it",
+                ),
+            )
+            return
+        if len(self._connections) >= self.max_connections:
+            log.warning("refused a connection: %s clients are connected", len(self._connections))
+            await self._refuse(
+                writer,
+                V2CError(
+                    "library-in-use",
+                    f"the library's owner already serves {self.max_connections} clients",
+                    "close some of the programs using this library and try again",
+                ),
+            )
+            return
         self._numbers += 1
         connection = Connection(self._numbers, self.table, reader, writer, self._clients_changed)
         if self._server is None:  # accepted just as we started closing

@@ -9,13 +9,21 @@ through their own cursors (`reader`, `search_reads.py`) on other threads.
 
 Every committed write is published on `changes` (what changed, not the rows), which is how
 the faces refresh whoever made the change.
+
+A library file is data, not code: someone may send the user one. DuckDB opens it with no
+access to other files, URLs or extensions (`_SAFE_CONFIG`, locked so no statement can turn
+it back on), and a file holding views or macros (v2c makes neither, and a view over
+`collections` could read any file the user can) is refused before anything reads it. The
+library, its WAL and its lock hold the user's chats: they are created 0600.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import re
+import stat
 import threading
 import weakref
 from collections.abc import Callable, Iterator, Sequence
@@ -43,6 +51,60 @@ from .change_feed import ChangeFeed
 from .migrations import MIGRATIONS, migrate
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
+
+#: How every library is opened: nothing but the file itself (see the module docstring).
+_SAFE_CONFIG: dict[str, str | bool | int | float | list[str]] = {
+    "enable_external_access": False,
+    "autoload_known_extensions": False,
+    "autoinstall_known_extensions": False,
+    "allow_community_extensions": False,
+    "lock_configuration": True,
+}
+
+
+@contextmanager
+def _private_files() -> Iterator[None]:
+    """Files created meanwhile (the library, its WAL, DuckDB's temp files) are 0600.
+
+    DuckDB creates them with the process umask and deletes and re-creates the WAL at every
+    checkpoint, so the umask is tightened around each opening and write. It is process-wide:
+    another thread creating a file in that moment gets a stricter mode, never a looser one.
+    """
+    if not hasattr(os, "umask"):  # pragma: no cover - every supported platform has one
+        yield
+        return
+    old = os.umask(0o077)
+    try:
+        yield
+    finally:
+        os.umask(old)
+
+
+def _tighten(path: Path) -> None:
+    """Make an existing library file of ours 0600 (libraries made before were 0644)."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return
+    getuid = getattr(os, "getuid", None)
+    mine = getuid is None or info.st_uid == getuid()
+    if stat.S_ISREG(info.st_mode) and mine and stat.S_IMODE(info.st_mode) & 0o077:
+        with suppress(OSError):
+            os.chmod(path, 0o600)
+
+
+def _warn_if_shared_folder(folder: Path) -> None:
+    with suppress(OSError):
+        mode = os.stat(folder).st_mode
+        if os.name != "nt" and mode & (stat.S_IWGRP | stat.S_IWOTH):
+            log.warning(
+                "the library's folder %s can be written by other users (mode %s): they could "
+                "replace or plant files beside the library; keep it in a folder only you "
+                "can write to",
+                folder,
+                oct(stat.S_IMODE(mode)),
+            )
 
 
 def _storage_error(exc: Exception, library: Path) -> V2CError:
@@ -120,7 +182,7 @@ class LibraryStore:
 
     @contextmanager
     def _transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
-        with self._mutex:
+        with self._mutex, _private_files():
             self._conn.execute("BEGIN TRANSACTION")
             try:
                 yield self._conn
@@ -383,7 +445,8 @@ def _connect(path: Path) -> duckdb.DuckDBPyConnection:
     chunks went from 26-28 ms to 22-24 ms (p50, bench/search_bench.py) with one thread.
     """
     try:
-        return duckdb.connect(str(path), config={"threads": _duckdb_threads()})
+        with _private_files():
+            conn = duckdb.connect(str(path), config={**_SAFE_CONFIG, "threads": _duckdb_threads()})
     except duckdb.IOException as exc:
         text = str(exc)
         if "Could not set lock" in text or "Conflicting lock" in text:
@@ -408,6 +471,38 @@ def _connect(path: Path) -> duckdb.DuckDBPyConnection:
             f"{path} is not a v2c library: {str(exc).splitlines()[0]}",
             "pass --library with a .duckdb file made by v2c, or a new path to start one",
         ) from exc
+    for name in (path.name, path.name + ".wal"):
+        _tighten(path.with_name(name))
+    return conn
+
+
+def _clip(names: Sequence[str], limit: int = 5) -> str:
+    shown = ", ".join(name[:60] for name in names[:limit])
+    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
+
+
+def refuse_code(conn: duckdb.DuckDBPyConnection, path: Path) -> None:
+    """Refuse a library holding views or macros: v2c makes neither, so a file that has
+    them was made or changed by something else, and reading it would run its SQL."""
+    views = conn.execute(
+        "SELECT schema_name || '.' || view_name FROM duckdb_views() WHERE NOT internal"
+    ).fetchall()
+    macros = conn.execute(
+        "SELECT DISTINCT schema_name || '.' || function_name FROM duckdb_functions() "
+        "WHERE NOT internal"
+    ).fetchall()
+    found = [("view", str(row[0])) for row in views] + [("macro", str(row[0])) for row in macros]
+    if not found:
+        return
+    kinds = " and ".join(sorted({kind + "s" for kind, _ in found}))
+    raise V2CError(
+        "bad-request",
+        f"refusing to open {path}: it holds {kinds} ({_clip([n for _, n in found])}), which "
+        "a v2c library never has, so it was made or changed by another program",
+        "open only libraries made by v2c (if someone sent you this file, do not use it), or "
+        "pass --library with a new path to start one",
+        {"library": str(path), "objects": [name for _, name in found][:20]},
+    )
 
 
 def _duckdb_threads() -> int:
@@ -417,13 +512,16 @@ def _duckdb_threads() -> int:
 def open_library(path: Path) -> LibraryStore:
     """Claim the library file for this process, open it, and bring its schema up to date."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    _warn_if_shared_folder(path.parent)
     lock = LibraryLock(path)
     lock.acquire()
     try:
         conn = _connect(path)
         try:
-            migrate(conn)
+            refuse_code(conn, path)
+            with _private_files():
+                migrate(conn)
             known = {m.name for m in MIGRATIONS}
             recorded = [r[0] for r in conn.execute("SELECT name FROM schema_migrations").fetchall()]
             newer = sorted(set(recorded) - known)
