@@ -18,7 +18,7 @@ from .domain.videos import Collection, VideoRecord, VideoSummary
 from .errors import V2CError, bad_request, not_found
 from .file_kinds import is_media
 from .ids import youtube_id_from_url
-from .importers.inputs import PlannedItem, plan_inputs
+from .importers.inputs import PlannedItem, plan_inputs, unexpected_failure
 from .importers.listing import list_items
 from .importers.local import LocalItem, chosen_subtitle, read_local
 from .importers.web_access import WebAccess
@@ -171,6 +171,9 @@ class Library:
             return await self._save(item.label, record, refresh=refresh)
         except V2CError as exc:
             return ImportOutcome(item.label, "failed", reason=exc.message, error=exc)
+        except Exception as exc:  # whatever its type, one item's failure never stops the batch
+            error = unexpected_failure(item.label, exc)
+            return ImportOutcome(item.label, "failed", reason=error.message, error=error)
 
     async def _save(self, label: str, record: VideoRecord, *, refresh: bool) -> ImportOutcome:
         vid = record.video.id

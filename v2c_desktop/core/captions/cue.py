@@ -24,6 +24,14 @@ class SkippedCue:
 
     line: int  # 1-based line of the file where the cue starts
     problem: str  # "cue 2 has no timing line (its text: 'Caption text #2')"
+    # The problem without any quote of the file, for when the whole file is refused: a file
+    # that is not captions at all (a key, a password file named .srt) is never echoed.
+    bare: str = ""
+
+    @property
+    def unquoted(self) -> str:
+        """`problem` without quoted content: `bare` when the parser set one."""
+        return self.bare or self.problem
 
     def describe(self) -> str:
         """`line 5: cue 2 has no timing line (...), so it was left out`."""

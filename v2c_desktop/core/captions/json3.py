@@ -62,6 +62,10 @@ def parse_json3(text: str, source_name: str) -> list[RawCue]:
         raise broken(
             source_name, "json3", f"invalid JSON ({error.msg})", line=error.lineno
         ) from error
+    except RecursionError:
+        raise broken(
+            source_name, "json3", "its JSON is nested too deeply", where="the top level"
+        ) from None
     events = document.get("events") if isinstance(document, dict) else None
     if not isinstance(events, list):
         raise broken(source_name, "json3", 'there is no "events" list', where="the top level")

@@ -113,14 +113,17 @@ def _scan(lines: list[str]) -> list[_Block]:
     return blocks
 
 
-def _problem(block: _Block, lines: list[str]) -> str:
+def _problem(block: _Block, lines: list[str]) -> tuple[str, str]:
+    """What is wrong with a damaged block: quoting the file, and without a quote."""
     name = f"cue {block.number}" if block.number else "a cue"
     if block.kind == "arrow":
-        return f"{name} has a timing line that cannot be read: {snippet(lines[block.timing])!r}"
+        bare = f"{name} has a timing line that cannot be read"
+        return f"{bare}: {snippet(lines[block.timing])!r}", bare
     if block.kind == "number":
         said = f" (its text: {snippet(' '.join(block.text))!r})" if block.text else ""
-        return f"{name} has no timing line{said}"
-    return f"{snippet(' '.join(block.text))!r} is not part of any cue"
+        bare = f"{name} has no timing line"
+        return bare + said, bare
+    return f"{snippet(' '.join(block.text))!r} is not part of any cue", "text outside any cue"
 
 
 def _is_cut_off(block: _Block, lines: list[str]) -> bool:
@@ -154,7 +157,7 @@ def parse_srt(text: str, source_name: str) -> ParsedCues:
         )
     good = [block for block in blocks if block.kind == "cue"]
     skipped = [
-        SkippedCue(block.head + 1, _problem(block, lines))
+        SkippedCue(block.head + 1, *_problem(block, lines))
         for block in blocks
         if block.kind != "cue"
     ]
@@ -164,11 +167,13 @@ def parse_srt(text: str, source_name: str) -> ParsedCues:
             problem = f"{len(skipped)} of {len(blocks)} cues cannot be read, the first: "
         else:
             problem = "no cue can be read: "
-        raise broken(source_name, "srt", problem + first.problem, line=first.line)
+        # the file is refused: it may be no captions at all, so nothing of it is quoted
+        raise broken(source_name, "srt", problem + first.unquoted, line=first.line)
     try:
         subtitles = list(srt.parse(_canonical(good, lines)))
     except (srt.SRTParseError, srt.TimestampParseError) as error:  # the scan should prevent it
-        raise broken(source_name, "srt", f"cannot read the cues ({error})") from error
+        # srt's message quotes the file: say only what kind of error it was
+        raise broken(source_name, "srt", f"cannot read the cues ({type(error).__name__})") from None
     cues = [
         RawCue(
             float(subtitle.start.total_seconds()),

@@ -88,7 +88,8 @@ def parse_timedtext(text: str, source_name: str) -> list[RawCue]:
     if root.tag == "transcript":
         return _read(root.findall("text"), ("start", "dur", 1.0), source_name)
     if root.tag != "timedtext":
-        raise not_subtitles(source_name, f"its XML root is <{root.tag}>, not YouTube timedtext")
+        # the root's name is not quoted: the file may be anything
+        raise not_subtitles(source_name, "its XML root is not <transcript> or <timedtext>")
     body = root.find("body")
     if body is None:
         return _read(root.findall("text"), ("t", "d", 1000.0), source_name)

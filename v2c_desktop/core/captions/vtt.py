@@ -41,14 +41,14 @@ def _seconds(hours: str | None, minutes: str, seconds: str, millis: str) -> floa
     )
 
 
-def _timing_problem(line: str) -> str:
-    """Why a cue timing line cannot be used, "" when it can."""
+def _timing_problem(line: str) -> tuple[str, str]:
+    """Why a cue timing line cannot be used, quoting it and not; ("", "") when it can."""
     match = _TIMING.match(line)
     if not match:
-        return f"the cue timing {snippet(line)!r} cannot be read"
+        return f"the cue timing {snippet(line)!r} cannot be read", "the cue timing cannot be read"
     if _seconds(*match.groups()[:4]) is None or _seconds(*match.groups()[4:]) is None:
-        return f"the cue timing {snippet(line)!r} is out of range"
-    return ""
+        return f"the cue timing {snippet(line)!r} is out of range", "the cue timing is out of range"
+    return "", ""
 
 
 def _with_dots(line: str) -> str:
@@ -82,13 +82,14 @@ def _blocks(lines: list[str]) -> list[tuple[int, int]]:
     return blocks
 
 
-def _block_problem(lines: list[str], start: int, end: int) -> tuple[str, int] | None:
-    """Why a block after the header is a damaged cue and its line index; None when fine."""
+def _block_problem(lines: list[str], start: int, end: int) -> tuple[str, str, int] | None:
+    """Why a block after the header is a damaged cue (quoting the file and not), and its line
+    index; None when fine."""
     block = lines[start:end]
     for position in (0, 1):
         if position < len(block) and "-->" in block[position]:
-            problem = _timing_problem(block[position])
-            return (problem, start + position) if problem else None
+            problem, bare = _timing_problem(block[position])
+            return (problem, bare, start + position) if problem else None
     if block[0].startswith(_BLOCK_KEYWORDS) or not any(line.strip() for line in block):
         return None
     filled = [line for line in block if line.strip()]
@@ -96,8 +97,9 @@ def _block_problem(lines: list[str], start: int, end: int) -> tuple[str, int] | 
         return None  # an identifier (or stray line) right above a cue, as webvtt-py reads it
     for position in (0, 1):  # no "-->" in either: a timing line cut short, or none at all
         if position < len(block) and _FRAGMENT.match(block[position]):
-            return f"the cue timing {snippet(block[position])!r} is cut off", start + position
-    return f"{snippet(' '.join(filled))!r} has no cue timing line", start
+            problem = f"the cue timing {snippet(block[position])!r} is cut off"
+            return problem, "the cue timing is cut off", start + position
+    return f"{snippet(' '.join(filled))!r} has no cue timing line", "text with no cue timing", start
 
 
 def _prepare(text: str, source_name: str) -> tuple[str, list[SkippedCue]]:
@@ -129,13 +131,13 @@ def _prepare(text: str, source_name: str) -> tuple[str, list[SkippedCue]]:
                     lines[index] = _with_dots(lines[index])
                     good += 1
             continue
-        problem, where = found
+        problem, bare, where = found
         tail = [line for line in lines[start:end] if line.strip()]
         if number == len(blocks) - 1 and all(_ONLY_DIGITS.match(line) for line in tail):
             raise broken(
                 source_name, "vtt", "the file ends in the middle of a cue", line=start + 1 - shift
             )
-        skipped.append(SkippedCue(where + 1 - shift, problem))
+        skipped.append(SkippedCue(where + 1 - shift, problem, bare))
         lines[start:end] = [""] * (end - start)
     if skipped and (not good or len(skipped) > good):
         first = skipped[0]
@@ -143,7 +145,8 @@ def _prepare(text: str, source_name: str) -> tuple[str, list[SkippedCue]]:
             problem = f"{len(skipped)} of {len(skipped) + good} cues cannot be read, the first: "
         else:
             problem = "no cue can be read: "
-        raise broken(source_name, "vtt", problem + first.problem, line=first.line)
+        # the file is refused: it may be no captions at all, so nothing of it is quoted
+        raise broken(source_name, "vtt", problem + first.unquoted, line=first.line)
     return "\n".join(lines), skipped
 
 
@@ -153,7 +156,8 @@ def parse_vtt(text: str, source_name: str) -> ParsedCues:
     try:
         captions = webvtt.from_string(prepared).captions
     except (MalformedFileError, MalformedCaptionError, ValueError) as error:
-        raise broken(source_name, "vtt", str(error) or type(error).__name__) from error
+        # webvtt-py's messages quote the file: say only what kind of error it was
+        raise broken(source_name, "vtt", f"cannot read the cues ({type(error).__name__})") from None
     cues = [
         RawCue(
             caption.start_time.in_milliseconds() / 1000,

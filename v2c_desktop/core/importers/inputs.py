@@ -6,6 +6,8 @@ each becomes its own item so that one failure never stops the others.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,9 +17,11 @@ from ..errors import V2CError, unsupported_input
 from ..file_kinds import MEDIA_EXTENSIONS, SUBTITLE_EXTENSIONS, URL_LIST_EXTENSIONS
 from ..ids import is_web
 from .local import LocalItem, item_for_file, scan_folder
+from .reading import check_regular
 from .web.expand import read_url_list
 
 ExpandWeb = Callable[[str], Awaitable[list[str]]]
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -67,7 +71,29 @@ async def plan_inputs(
             items.extend(await _plan_one(text, expand_web))
         except V2CError as exc:
             failures.append(PlanFailure(text, exc))
+        except Exception as exc:  # one input's failure, whatever its type, never stops the others
+            failures.append(PlanFailure(text, unexpected_failure(text, exc)))
     return items, failures
+
+
+def unexpected_failure(label: str, exc: Exception) -> V2CError:
+    """An item's failure that no reader turned into a `V2CError`, as one that says so.
+
+    The exception's text is left out (it may quote the file) and logged instead, with its
+    traceback.
+    """
+    log.warning("unexpected failure importing %s", label, exc_info=exc)
+    if isinstance(exc, RecursionError):
+        message = f"{label} could not be read: its data is nested too deeply"
+    else:
+        message = f"{label} could not be imported: an unexpected error ({type(exc).__name__})"
+    return V2CError(
+        "internal",
+        message,
+        "The other inputs were imported. Check the file (it may be damaged or not what its "
+        "name says); if it looks fine, report this with the file.",
+        {"exception": type(exc).__name__},
+    )
 
 
 async def _plan_one(text: str, expand_web: ExpandWeb) -> list[PlannedItem]:
@@ -81,7 +107,7 @@ async def _plan_one(text: str, expand_web: ExpandWeb) -> list[PlannedItem]:
             "a folder, or a .txt file with one URL per line",
         )
     if path.is_dir():
-        found = scan_folder(path)
+        found = await asyncio.to_thread(scan_folder, path)
         if not found:
             raise unsupported_input(
                 f"the folder {path} holds no subtitle or media files",
@@ -91,7 +117,7 @@ async def _plan_one(text: str, expand_web: ExpandWeb) -> list[PlannedItem]:
     suffix = path.suffix.lower()
     if suffix in URL_LIST_EXTENSIONS:
         planned: list[PlannedItem] = []
-        for url in read_url_list(path):
+        for url in await asyncio.to_thread(read_url_list, path):
             planned.extend(await _plan_one(url, expand_web))
         return planned
     if (
@@ -99,15 +125,17 @@ async def _plan_one(text: str, expand_web: ExpandWeb) -> list[PlannedItem]:
         or suffix in MEDIA_EXTENSIONS
         or path.name.endswith(".info.json")
     ):
+        await asyncio.to_thread(check_regular, path)
         if path.name.endswith(".info.json"):
-            siblings = [i for i in scan_folder(path.parent) if i.info_json == path]
+            found = await asyncio.to_thread(scan_folder, path.parent)
+            siblings = [i for i in found if i.info_json == path]
             if not siblings:
                 raise unsupported_input(
                     f"{path.name} has no subtitle or media file beside it",
                     "keep the .srt/.vtt file yt-dlp wrote next to the .info.json",
                 )
             return [PlannedItem(text, local=siblings[0])]
-        return [PlannedItem(text, local=item_for_file(path))]
+        return [PlannedItem(text, local=await asyncio.to_thread(item_for_file, path))]
     raise unsupported_input(
         f"{path.name} is not a file v2c can import",
         "give a .srt or .vtt subtitle file, a media file with subtitles beside it, a folder, "

@@ -14,9 +14,11 @@ from urllib.parse import urlparse
 
 from ..domain.imports import ItemListing, ListedItem
 from ..errors import V2CError, bad_request
+from ..file_kinds import INFO_JSON_MAX_BYTES
 from ..ids import file_video_id, youtube_id_from_url
 from .inputs import PlannedItem, plan_inputs
 from .local import LocalItem
+from .reading import read_limited
 from .web.metadata import video_from_info
 from .web_access import WebAccess
 
@@ -52,8 +54,9 @@ def _describe_local(local: LocalItem) -> ListedItem:
     path = str(main) if main else local.label
     if local.info_json is not None:
         try:
-            video = video_from_info(json.loads(local.info_json.read_text(encoding="utf-8")))
-        except (OSError, ValueError, AttributeError):
+            raw = read_limited(local.info_json, INFO_JSON_MAX_BYTES, "a .info.json file")
+            video = video_from_info(json.loads(raw.decode("utf-8")))
+        except (V2CError, ValueError, AttributeError, RecursionError):
             video = None
         if video is not None and video.native_id:
             return ListedItem(

@@ -25,10 +25,17 @@ from typing import Any
 from urllib.parse import urlparse
 
 from ..captions import Captions, read_captions
+from ..captions.text import strip_controls
 from ..domain.videos import Chapter, Origin, Segment, Transcript, Video, VideoRecord
 from ..errors import V2CError, bad_request, no_transcript, unsupported_input
-from ..file_kinds import MEDIA_EXTENSIONS, SUBTITLE_EXTENSIONS
+from ..file_kinds import (
+    INFO_JSON_MAX_BYTES,
+    MEDIA_EXTENSIONS,
+    SUBTITLE_EXTENSIONS,
+    SUBTITLE_MAX_BYTES,
+)
 from ..ids import file_video_id, youtube_id_from_url
+from .reading import check_regular, read_limited
 from .web.metadata import chapters_from_info, video_from_info
 
 INFO_SUFFIX = ".info.json"
@@ -121,6 +128,7 @@ def item_for_file(path: Path) -> LocalItem:
             f"{path.name} is neither a subtitle file nor a video or audio file",
             "give a .srt or .vtt subtitle file, a media file with one beside it, or a folder",
         )
+    check_regular(path)  # a pipe named `talk.srt` is refused here, never read
     base = _base_name(path)
     siblings = [p for p in path.parent.iterdir() if p.is_file() and _base_name(p) == base]
     for item in group_files(siblings):
@@ -153,12 +161,18 @@ def _pick_subtitle(item: LocalItem, languages: tuple[str, ...]) -> tuple[Path, s
 
 
 def _read_info(path: Path) -> dict[str, Any]:
+    raw = read_limited(path, INFO_JSON_MAX_BYTES, "a .info.json file")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+        data = json.loads(raw.decode("utf-8"))
+    except ValueError as exc:  # JSON and UTF-8 errors say where, never what
         raise bad_request(
             f"cannot read {path.name}: {exc}", "fix or delete the broken .info.json sidecar"
-        ) from exc
+        ) from None
+    except RecursionError:
+        raise bad_request(
+            f"cannot read {path.name}: its JSON is nested too deeply",
+            "fix or delete the broken .info.json sidecar: yt-dlp never writes one like this",
+        ) from None
     if not isinstance(data, dict) or not data.get("id"):
         raise bad_request(f"{path.name} is not a yt-dlp info file", "delete or fix the sidecar")
     return data
@@ -275,7 +289,10 @@ def folder_metadata(item: LocalItem) -> FolderMetadata:
         if path.stat().st_size > _METADATA_MAX_BYTES:
             found.warnings.append(f"{path.name} was ignored: it is larger than 256 KB")
             return found
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_limited(path, _METADATA_MAX_BYTES, "meta.json").decode("utf-8"))
+    except V2CError as exc:
+        found.warnings.append(f"{path.name} was ignored: {exc.message}")
+        return found
     except (OSError, ValueError, RecursionError) as exc:
         found.warnings.append(f"{path.name} was ignored: it is not readable JSON ({exc})")
         return found
@@ -314,10 +331,7 @@ def read_local(item: LocalItem, languages: tuple[str, ...] = ("en",)) -> LocalRe
     and metadata files that were ignored.
     """
     sub_path, language = _pick_subtitle(item, languages)
-    try:
-        data = sub_path.read_bytes()
-    except OSError as exc:
-        raise bad_request(f"cannot read {sub_path}: {exc.strerror}", "check the file") from exc
+    data = read_limited(sub_path, SUBTITLE_MAX_BYTES, "a subtitle file")
     captions = _parse_with_hint(data, sub_path)
     segments = captions.segments
     warnings = [f"{sub_path.name} {cue.describe()}" for cue in captions.skipped]
@@ -338,14 +352,14 @@ def read_local(item: LocalItem, languages: tuple[str, ...] = ("en",)) -> LocalRe
         warnings.extend(meta.warnings)
         video = Video(
             id=file_video_id(anchor),
-            title=meta.title or _title_for(item),
+            title=meta.title or strip_controls(_title_for(item)),
             platform="file",
             native_id="",
             url=meta.url,
             duration=_trusted_duration(meta.duration, segments),
         )
         video.native_id = video.id.split(":", 1)[1]
-        origin, producer = "subtitle-file", f"subtitle file {sub_path.name}"
+        origin, producer = "subtitle-file", strip_controls(f"subtitle file {sub_path.name}")
     video.source_path = str((item.media or sub_path).resolve())
     if video.duration is None:
         video.duration = max((s.end for s in segments), default=0.0)
@@ -354,7 +368,7 @@ def read_local(item: LocalItem, languages: tuple[str, ...] = ("en",)) -> LocalRe
         language=language,
         segments=segments,
         producer=producer,
-        track_name=sub_path.name,
+        track_name=strip_controls(sub_path.name),
     )
     return LocalRead(VideoRecord(video, transcript, chapters), sub_path, warnings)
 

@@ -12,11 +12,18 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
-from ...errors import V2CError
-from ...ids import youtube_id_from_url
+from ...errors import V2CError, unsupported_input
+from ...file_kinds import URL_LIST_MAX_BYTES
+from ...ids import is_web, youtube_id_from_url
+from ..reading import read_limited
 from .info_source import InfoSource, extract_info
 
 _MAX_DEPTH = 3
+_URL_LIST_HINT = (
+    "A .txt, .urls or .list file is read as one http(s) URL per line (# starts a comment); "
+    "the line is not shown, in case the file holds something private. Fix that line, or "
+    "give the file another extension if it is not a list of URLs."
+)
 _LIST_TYPES = frozenset({"playlist", "multi_video"})
 # Extractors whose URL results are lists, not videos (YouTube's are YoutubeTab, the rest vary).
 _LIST_EXTRACTOR_WORDS = ("tab", "playlist", "channel", "user", "album", "season", "series", "show")
@@ -82,19 +89,48 @@ async def expand_web_input(url: str, *, info_source: InfoSource) -> list[str]:
     return out
 
 
-def read_url_list(path: Path | str) -> list[str]:
-    """The URLs in a text file, one per line; blank lines and `#` comment lines are skipped."""
+def _is_url(line: str) -> bool:
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise V2CError("not-found", f"No such file: {path}", "Check the path.") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise V2CError(
-            "bad-request", f"Cannot read {path}: {exc}", "Give a UTF-8 text file, one URL a line."
+        return is_web(line) and not any(ch.isspace() or ch < " " for ch in line)
+    except ValueError:  # urlparse refuses some malformed hosts ("http://[::1")
+        return False
+
+
+def read_url_list(path: Path | str) -> list[str]:
+    """The URLs in a text file, one per line; blank lines and `#` comment lines are skipped.
+
+    The file may be anything a user happened to name `.txt`: a line that is not an http(s)
+    URL fails the whole file, naming the file and the line number but never the line (it
+    may be a key or a password). Only a regular file of at most `URL_LIST_MAX_BYTES` is read.
+    """
+    path = Path(path)
+    data = read_limited(path, URL_LIST_MAX_BYTES, "a list of URLs")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise unsupported_input(
+            f"{path.name} is not a list of URLs: it is not UTF-8 text", _URL_LIST_HINT
         ) from None
     urls: list[str] = []
-    for line in text.splitlines():
+    bad: list[int] = []
+    for number, line in enumerate(text.splitlines(), start=1):
         item = line.strip()
-        if item and not item.startswith("#"):
+        if not item or item.startswith("#"):
+            continue
+        if _is_url(item):
             urls.append(item)
+        else:
+            bad.append(number)
+    if bad:
+        more = f" (and {len(bad) - 1} more lines)" if len(bad) > 1 else ""
+        if not urls:
+            problem = f"{path.name} is not a list of URLs: line {bad[0]}{more} is not a web address"
+        else:
+            problem = f"{path.name} line {bad[0]}{more} is not a web address"
+        raise V2CError(
+            "unsupported-input",
+            problem,
+            _URL_LIST_HINT,
+            {"path": str(path), "lines": bad[:20]},
+        )
     return urls

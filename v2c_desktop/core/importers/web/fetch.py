@@ -8,6 +8,7 @@ The HTTP client is injected so the app shares one connection pool and tests repl
 
 from __future__ import annotations
 
+import asyncio
 import re
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
@@ -17,6 +18,7 @@ from urllib.parse import urlparse
 import httpx
 
 from ...errors import V2CError
+from ...file_kinds import WEB_CAPTION_DEADLINE_S, WEB_CAPTION_MAX_BYTES, size_text
 from .errors import BLOCKED_HINT, CONSENT_HINT, NETWORK_HINT, network_reason
 from .settings import WebSettings
 
@@ -45,32 +47,87 @@ def make_http_client(settings: WebSettings) -> httpx.AsyncClient:
     )
 
 
-async def fetch_caption(http: httpx.AsyncClient, url: str, *, timeout: float = 30) -> str:
-    """The caption file at `url` as text; refusals, errors and empty files raise `V2CError`."""
+async def fetch_caption(
+    http: httpx.AsyncClient,
+    url: str,
+    *,
+    timeout: float = 30,
+    max_bytes: int = WEB_CAPTION_MAX_BYTES,
+    deadline: float = WEB_CAPTION_DEADLINE_S,
+) -> str:
+    """The caption file at `url` as text; refusals, errors and empty files raise `V2CError`.
+
+    `timeout` bounds each wait on the network; `deadline` the whole download, however slowly
+    it trickles in; at most `max_bytes` of it are kept (a bigger one fails, it is no caption
+    track). The site is untrusted: the body is read in pieces, never whole first.
+    """
     headers: dict[str, str] = {}
     if http.headers.get("user-agent", "").startswith("python-httpx"):
         headers["User-Agent"] = USER_AGENT
     try:
-        response = await http.get(url, headers=headers, timeout=timeout, follow_redirects=True)
+        async with asyncio.timeout(deadline):
+            async with http.stream(
+                "GET", url, headers=headers, timeout=timeout, follow_redirects=True
+            ) as response:
+                body = await _read_capped(response, url, max_bytes)
     except httpx.TimeoutException as exc:
         raise _network_error(
             f"Timed out downloading captions from {_host(url)}", url, exc
         ) from None
+    except TimeoutError:
+        raise V2CError(
+            "upstream",
+            f"Downloading captions from {_host(url)} took longer than {deadline:g} s, "
+            "so it was stopped",
+            "The site is sending them very slowly, or without end. Try again later.",
+            {"url": url, "deadline_s": deadline},
+        ) from None
     except httpx.HTTPError as exc:  # connection, proxy, TLS, too many redirects
         raise _network_error(f"Could not download captions from {_host(url)}", url, exc) from None
-    return classify_response(response, url)
+    return classify_response(response, url, body)
 
 
-def classify_response(response: httpx.Response, url: str) -> str:
-    """The body of a genuine caption response; any other response becomes a typed error."""
-    body = response.content
+async def _read_capped(response: httpx.Response, url: str, max_bytes: int) -> bytes:
+    """The (decoded) body, refused as soon as it is known to be larger than `max_bytes`."""
+    declared = response.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > max_bytes:
+        raise _too_big(url, max_bytes, int(declared))
+    chunks: list[bytes] = []
+    total = 0
+    async for chunk in response.aiter_bytes():
+        total += len(chunk)
+        if total > max_bytes:
+            raise _too_big(url, max_bytes)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _too_big(url: str, max_bytes: int, size: int | None = None) -> V2CError:
+    said = f"{size_text(size)} of captions" if size else "more captions than that"
+    return V2CError(
+        "upstream",
+        f"{_host(url)} sent {said}; a caption track may be at most {size_text(max_bytes)}, "
+        "so it was not imported",
+        "This is not a real caption track. Pick another language or track, or import a "
+        "subtitle file with the video instead.",
+        {"url": url, "max_bytes": max_bytes},
+    )
+
+
+def classify_response(response: httpx.Response, url: str, body: bytes | None = None) -> str:
+    """The body of a genuine caption response; any other response becomes a typed error.
+
+    `body` is the response's content when it was streamed (the response is then not read).
+    """
+    if body is None:
+        body = response.content
     final_url = str(response.url)
     details: dict[str, Any] = {"url": url, "status": response.status_code}
     if final_url != url:
         details["final_url"] = final_url
     if response.status_code == 429:
         raise _rate_limited(response, details)
-    if _is_consent(response, final_url):
+    if _is_consent(response, final_url, body):
         raise V2CError(
             "upstream",
             f"{_host(url)} showed its cookie-consent page instead of the captions",
@@ -100,7 +157,7 @@ def classify_response(response: httpx.Response, url: str) -> str:
         raise V2CError(
             "no-transcript", f"{_host(url)} sent an empty caption file", EMPTY_HINT, details
         )
-    return response.text
+    return body.decode(response.encoding or "utf-8", errors="replace")
 
 
 def retry_after_seconds(value: str | None, *, now: datetime | None = None) -> int | None:
@@ -131,12 +188,11 @@ def _rate_limited(response: httpx.Response, details: dict[str, Any]) -> V2CError
     return V2CError("rate-limited", message, BLOCKED_HINT, details)
 
 
-def _is_consent(response: httpx.Response, final_url: str) -> bool:
+def _is_consent(response: httpx.Response, final_url: str, body: bytes) -> bool:
     hosts = [urlparse(final_url).hostname or ""]
     hosts += [urlparse(r.headers.get("location", "")).hostname or "" for r in response.history]
     if any(h.startswith("consent.") for h in hosts):
         return True
-    body = response.content
     return _looks_like_html(body) and any(m in body for m in _CONSENT_MARKERS)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...captions.text import strip_controls
 from ...domain.videos import Chapter, Video
 from ...ids import video_id
 
@@ -49,20 +50,26 @@ def _number(value: object) -> float | None:
     return number if number >= 0 else None
 
 
+def _text(value: object) -> str:
+    """A text field as given, without terminal escapes and control characters (see
+    `strip_controls`): the info dict comes from a site or a file nobody vetted."""
+    return strip_controls(str(value or ""))
+
+
 def video_from_info(info: dict[str, Any]) -> Video:
-    """The `Video` described by a yt-dlp info dict."""
+    """The `Video` described by a yt-dlp info dict (text fields without control characters)."""
     native = str(info.get("id") or "")
     platform = platform_of(info)
     return Video(
         id=video_id(platform, native),
-        title=str(info.get("title") or info.get("fulltitle") or native),
+        title=_text(info.get("title") or info.get("fulltitle") or native),
         platform=platform,
         native_id=native,
-        channel=str(info.get("channel") or info.get("uploader") or ""),
+        channel=_text(info.get("channel") or info.get("uploader")),
         url=str(info.get("webpage_url") or info.get("original_url") or ""),
         duration=_number(info.get("duration")),
         published=iso_date(info.get("upload_date")) or iso_date(info.get("release_date")),
-        description=str(info.get("description") or ""),
+        description=_text(info.get("description")),
         thumbnail_url=str(info.get("thumbnail") or ""),
         channel_id=str(info.get("channel_id") or info.get("uploader_id") or ""),
     )
@@ -85,6 +92,6 @@ def chapters_from_info(info: dict[str, Any]) -> list[Chapter]:
                 end = ordered[index + 1][0]
             else:
                 end = duration if duration is not None else start
-        title = str(item.get("title") or f"Chapter {index + 1}")
+        title = _text(item.get("title")) or f"Chapter {index + 1}"
         chapters.append(Chapter(title=title, start=start, end=max(start, end)))
     return chapters
