@@ -47,6 +47,7 @@ from .commands import (
 )
 from .invocation import command
 from .output import emit_error
+from .terminal import guard_terminals
 
 COMMAND_MODULES = (add, videos, transcript, collections, search, ask, briefs, export, models, mcp)
 
@@ -161,6 +162,7 @@ def debugging() -> bool:
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
+    guard_terminals()  # titles and captions cannot drive the user's terminal
     as_json = wants_json(words)
     try:
         args = build_parser().parse_args(words)

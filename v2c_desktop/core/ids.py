@@ -111,7 +111,8 @@ def timestamp_url(video: Video, seconds: float) -> str:
 
     A local video links to its media file; one imported from a subtitle file alone links
     to its web page when it has one (a metadata file beside the captions named it), never
-    to the subtitle file, which shows no video.
+    to the subtitle file, which shows no video. A page address that is not http(s) (an
+    imported `.info.json` can claim any scheme) gives no link at all: "".
     """
     platform = video.platform.lower()
     whole = _whole(seconds)
@@ -127,7 +128,7 @@ def timestamp_url(video: Video, seconds: float) -> str:
             return f"https://www.youtube.com/watch?v={youtube}&t={whole}s"
         return f"{video.url.split('#')[0]}#t={whole}"
     url = video.url
-    if not url:
+    if not is_web(url):  # file://, smb://, javascript: from a metadata file: text, never a link
         return ""
     if platform == "vimeo":
         return f"{url.split('#')[0]}#t={whole}s"

@@ -18,6 +18,7 @@ from ..progress import ProgressCallback, ignore_progress
 from ..settings import ModelSettings, ServerSetting, Settings, save_settings
 from .installed.manager import InstalledModel
 from .openai_compat import OpenAICompatChatModel, list_models, server_from_setting
+from .openai_compat.server import redact_url
 from .registry import DEFAULT_EMBEDDER, ModelRegistry
 from .speed import SPEEDS_FILE, SpeedLog, speed_of
 from .types import ChatDelta, ChatDone, ChatMessage, ChatModel, ChatOptions, ModelCallFailed
@@ -157,7 +158,8 @@ class ModelService:
             if not names:
                 raise V2CError(
                     "not-found",
-                    f"{server.name} answers at {endpoint.base_url} but serves no models",
+                    f"{server.name} answers at {redact_url(endpoint.base_url)} but serves no "
+                    "models",
                     "load a model in it, or type a model name under Chat models",
                 )
             model = OpenAICompatChatModel(
@@ -293,7 +295,7 @@ async def _measure_chat(model: ChatModel) -> ModelTest:
 
 def _server_failure(server: ServerSetting, failure: ModelCallFailed) -> V2CError:
     """A server test's failure in plain words, with what to check."""
-    where = f"{server.name} at {server.base_url}"
+    where = f"{server.name} at {redact_url(server.base_url)}"
     details = {"reason": failure.reason, "detail": failure.detail}
     if failure.reason == "unreachable":
         return V2CError(

@@ -94,7 +94,7 @@ class OpenAICompatChatModel:
         self._quirks: set[Quirk] = set()
 
     def __repr__(self) -> str:
-        return f"OpenAICompatChatModel({self.info.id!r}, base_url={self.server.base_url!r})"
+        return f"OpenAICompatChatModel({self.info.id!r}, base_url={self.server.shown_url!r})"
 
     async def chat(
         self, messages: Sequence[ChatMessage], options: ChatOptions = _DEFAULT_OPTIONS

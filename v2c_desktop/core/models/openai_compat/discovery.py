@@ -18,7 +18,7 @@ import httpx
 from ..types import ModelCallFailed
 from .errors import bad_response
 from .http import Endpoint
-from .server import RUNTIME, OpenAICompatServer
+from .server import RUNTIME, OpenAICompatServer, redact_url
 
 log = logging.getLogger("v2c_desktop.core.models.openai_compat")
 
@@ -111,7 +111,7 @@ async def detect_local_servers(
             # both listings may run: bound the whole probe, not each request
             models = await asyncio.wait_for(list_models(server, http), timeout * 2)
         except (ModelCallFailed, TimeoutError) as exc:
-            log.debug("no %s at %s: %s", candidate.name, candidate.base_url, exc)
+            log.debug("no %s at %s: %s", candidate.name, redact_url(candidate.base_url), exc)
             return None
         return DetectedServer(candidate.name, server.base_url, tuple(models))
 

@@ -61,7 +61,7 @@ class OpenAICompatEmbeddingModel:
         )
 
     def __repr__(self) -> str:
-        return f"OpenAICompatEmbeddingModel({self.info.id!r}, base_url={self.server.base_url!r})"
+        return f"OpenAICompatEmbeddingModel({self.info.id!r}, base_url={self.server.shown_url!r})"
 
     async def embed(self, texts: Sequence[str]) -> Vectors:
         """One L2-normalised float32 row per text, in the order of `texts`."""

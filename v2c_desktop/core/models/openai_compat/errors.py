@@ -132,7 +132,7 @@ def failure_for_transport(
 ) -> ModelCallFailed:
     """The failure a network-level error means; `what` names the call ("chat stream")."""
     if isinstance(exc, httpx.ConnectTimeout | httpx.ConnectError):
-        detail = f"{server.name} is not reachable at {server.base_url} ({type(exc).__name__})"
+        detail = f"{server.name} is not reachable at {server.shown_url} ({type(exc).__name__})"
         return ModelCallFailed(model_id, "unreachable", detail)
     if isinstance(exc, httpx.TimeoutException):
         return ModelCallFailed(model_id, "timeout", f"{server.name} {what} timed out")

@@ -17,7 +17,7 @@ import httpx
 
 from ..types import ModelCallFailed
 from .errors import failure_for_status, failure_for_transport
-from .server import Cooldowns, OpenAICompatServer, auth_headers
+from .server import Cooldowns, OpenAICompatServer, auth_headers, redact_url
 
 log = logging.getLogger("v2c_desktop.core.models.openai_compat")
 
@@ -74,7 +74,7 @@ class Endpoint:
                 headers=auth_headers(self.server),
                 timeout=self.server.timeout(),
             )
-            log.debug("%s %s for %s", method, url, self.model_id)
+            log.debug("%s %s for %s", method, redact_url(url), self.model_id)
             try:
                 response = await self.http.send(request, stream=stream)
             except httpx.HTTPError as exc:

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
@@ -51,6 +51,11 @@ class OpenAICompatServer:
     def url(self, path: str) -> str:
         """`path` (e.g. `/chat/completions`) under the API root."""
         return f"{self.base_url}/{path.lstrip('/')}"
+
+    @property
+    def shown_url(self) -> str:
+        """`base_url` fit to show or log: a key in it (`user:key@`, `?key=`) is redacted."""
+        return redact_url(self.base_url)
 
     @property
     def root_url(self) -> str:
@@ -161,3 +166,17 @@ class Cooldowns:
 
     def clear(self, model_id: str) -> None:
         self._until.pop(model_id, None)
+
+
+def redact_url(url: str) -> str:
+    """`url` without what may be a secret: the user-info part and the query's values.
+
+    Some servers take their key in the URL (`https://user:KEY@host/v1`, `...?key=KEY`); such
+    a URL is shown in errors ("not reachable at ...") and written to the debug log.
+    """
+    parts = urlsplit(url)
+    netloc = parts.netloc
+    if "@" in netloc:
+        netloc = "***@" + netloc.rsplit("@", 1)[1]
+    query = "&".join(f"{kv.split('=', 1)[0]}=***" for kv in parts.query.split("&") if kv)
+    return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
