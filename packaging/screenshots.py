@@ -7,7 +7,8 @@ is missing and this runs as root on Debian/Ubuntu), builds a library from the co
 transcripts (Crash Course Psychology and a few 3Blue1Brown captions, through
 `CoreAPI.add`) in a temporary home, opens the app's window on it and saves one PNG per
 pane: the library with a video selected, the search pane with results, the chat pane with
-an extractive answer and its citations, the settings dialog's MCP section, and the brief
+an extractive answer and its citations, the settings dialog's MCP section and its model
+manager, the transcript reader at a cited second (a video with nothing to play), and the brief
 pane (building, then the cited brief) with its Export to Obsidian dialog.
 """
 
@@ -181,6 +182,22 @@ async def scenario(out: Path, scratch: Path) -> None:
         await settle()
         save(dialog, out / "settings-mcp.png")
         dialog.reject()
+
+        models = window.open_model_manager()
+        await settle()
+        save(models, out / "models.png")
+        models.reject()
+
+        # a video imported from a subtitle file alone: a cited second opens its transcript
+        subtitles_only = [v for v in await api.list_videos() if v.id.startswith("file:")]
+        if subtitles_only:
+            record = await api.get_video(subtitles_only[0].id)
+            cited = record.transcript.segments[len(record.transcript.segments) // 3]
+            window.actions_.library.trigger()
+            window.seek(record.video.id, cited.start, cited.text)
+            await until(window.player.showing_reader)
+            await settle()
+            save(window, out / "reader.png")
 
         memory = await api.create_collection("Memory")
         await api.add_to_collection(memory.id, sorted(MEMORY))
