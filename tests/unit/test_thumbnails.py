@@ -154,3 +154,60 @@ def test_an_image_beside_the_local_file_comes_first(server: ImageServer, tmp_pat
     talk = video(source_path=str(folder / "talk.en.vtt"), thumbnail_url=server.url("/thumb.png"))
     assert fetch(Thumbnails(tmp_path / "cache"), talk) == [str(folder / "talk.webp")]
     assert server.requests == []
+
+
+def write_video(path: Path, colour: tuple[int, int, int], seconds: int = 4) -> Path:
+    """A real H.264 (or MPEG-4) file of one colour, encoded with PyAV."""
+    import av
+    import numpy as np
+
+    with av.open(str(path), "w") as out:
+        stream = out.add_stream("mpeg4", rate=10)
+        stream.width, stream.height, stream.pix_fmt = 64, 48, "yuv420p"
+        picture = np.zeros((48, 64, 3), dtype=np.uint8)
+        picture[:, :] = colour
+        for _ in range(seconds * 10):
+            frame = av.VideoFrame.from_ndarray(picture, format="rgb24")
+            for packet in stream.encode(frame):
+                out.mux(packet)
+        for packet in stream.encode():
+            out.mux(packet)
+    return path
+
+
+def ppm_pixel(path: str) -> tuple[int, int, int, int, int]:
+    """(width, height, r, g, b) of the PPM's middle pixel."""
+    data = Path(path).read_bytes()
+    magic, size, depth, body = data.split(b"\n", 3)
+    width, height = (int(n) for n in size.split())
+    assert magic == b"P6" and depth == b"255" and len(body) == width * height * 3
+    at = ((height // 2) * width + width // 2) * 3
+    return width, height, body[at], body[at + 1], body[at + 2]
+
+
+def test_a_local_video_without_a_picture_gets_a_frame_of_itself(tmp_path: Path) -> None:
+    media = write_video(tmp_path / "talk.mp4", (200, 30, 30))
+    thumbs = Thumbnails(tmp_path / "cache")
+    (first,) = fetch(thumbs, video(source_path=str(media)))
+    width, height, red, green, blue = ppm_pixel(first)
+    assert (width, height) == (320, 240)  # scaled to the thumbnail width, aspect kept
+    assert red > 150 and green < 80 and blue < 80  # the video's own colour
+    assert fetch(thumbs, video(source_path=str(media))) == [first]  # cached by path and mtime
+    write_video(media, (30, 30, 200))  # the file changed: a new frame
+    (again,) = fetch(thumbs, video(source_path=str(media)))
+    assert again != first and ppm_pixel(again)[4] > 150
+
+
+def test_audio_or_a_broken_file_has_no_frame(tmp_path: Path) -> None:
+    import wave
+
+    audio = tmp_path / "talk.wav"
+    with wave.open(str(audio), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(1)
+        out.setframerate(4000)
+        out.writeframes(b"\x80" * 4000)
+    broken = tmp_path / "broken.mp4"
+    broken.write_bytes(b"\x00\x00\x00\x18ftypmp42 not really a video")
+    thumbs = Thumbnails(tmp_path / "cache")
+    assert fetch(thumbs, video(source_path=str(audio)), video(source_path=str(broken))) == ["", ""]

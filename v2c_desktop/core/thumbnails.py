@@ -4,10 +4,11 @@ Where a thumbnail comes from, in order:
 
 1. an image beside the video's local file (yt-dlp's `--write-thumbnail` leaves
    `<name>.jpg`, `.png` or `.webp` next to `<name>.mp4` and `<name>.en.vtt`);
-2. the video's own thumbnail URL (what its importer recorded), downloaded once with httpx
+2. a still frame of the local video file itself (`video_frame.py`, PyAV);
+3. the video's own thumbnail URL (what its importer recorded), downloaded once with httpx
    into `<cache>/thumbnails/` under a name made from the URL's hash, so it is read from
    disk ever after, online or not;
-3. nothing (""): the face draws its placeholder.
+4. nothing (""): the face draws its placeholder.
 
 A download that fails (offline, refused, not an image) is not tried again for
 `retry_after` seconds, so a list asking for every row's thumbnail while offline makes one
@@ -30,7 +31,9 @@ from pathlib import Path
 import httpx
 
 from .domain.videos import Video
+from .file_kinds import is_media
 from .ids import is_web
+from .video_frame import frame_of
 
 MAX_BYTES = 2 * 1024 * 1024
 MAX_DOWNLOADS = 4
@@ -72,6 +75,10 @@ class Thumbnails:
         beside = await asyncio.to_thread(image_beside, video.source_path)
         if beside:
             return beside
+        if video.source_path and is_media(video.source_path):
+            frame = await asyncio.to_thread(frame_of, Path(video.source_path), self.cache_dir)
+            if frame:
+                return frame
         url = video.thumbnail_url
         if not is_web(url):
             return ""
