@@ -73,8 +73,12 @@ def test_it_appears_without_a_capable_model_and_decide_later_dismisses_it_for_go
     qtbot.mouseClick(dialog.later, Qt.MouseButton.LeftButton)
     assert not dialog.isVisible() and dialog.choice == "later"
     assert load_ui_state(state).first_run == "later"
+    started: list[str] = []  # every job from here on, the dialog's own ones included
+    window.runner.started.connect(lambda job_id, _label: started.append(job_id))
     window.offer_first_run(state_path=state, detect=found_ollama)  # the next start
-    qtbot.wait(0)  # nothing to wait for: the remembered choice stops it at once
+    # A second dialog would open from a background check: wait until every job started
+    # since is over (a job's callback runs before the runner forgets it), then look.
+    qtbot.waitUntil(lambda: not any(window.runner.is_running(job) for job in started))
     assert window.findChildren(FirstRunDialog) == [dialog] and not dialog.isVisible()
 
 
