@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp.client.session import ListRootsFnT
 from mcp.types import CallToolResult, Implementation, TextContent
 
 from tests.conftest import REPO, child_env
@@ -47,6 +48,21 @@ def server_env(home: Path, runtime: Path) -> dict[str, str]:
         "NO_PROXY": "localhost,127.0.0.1",
         "PATH": os.environ.get("PATH", ""),
     }
+
+
+def allow_agents(home: Path, folders: list[Path | str], *, private_hosts: bool = False) -> Path:
+    """Let the agents of servers under `home` read files in `folders` (the user's setting
+    `agents.allowed_folders`: nothing is allowed by default), and, with `private_hosts`,
+    reach loopback and private hosts. Other settings in the file are kept."""
+    path = home / "config" / "settings.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    data["agents"] = {
+        "allowed_folders": [str(folder) for folder in folders],
+        "allow_private_hosts": private_hosts,
+    }
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
 
 
 def build_library(library: Path, sources: list[str]) -> None:
@@ -90,9 +106,11 @@ class McpProcess:
         cwd: Path = REPO,
         start_timeout: float = 90.0,
         client_info: Implementation | None = None,
+        list_roots: ListRootsFnT | None = None,
     ) -> None:
         self.name = name
         self._client_info = client_info  # what `initialize` says about us (None: the SDK's)
+        self._list_roots = list_roots  # the roots we share (None: no roots capability)
         self.stderr_path = library.parent / f"{name}.stderr"
         self.junk: list[Exception] = []
         self.progress: list[tuple[float, float | None, str | None]] = []
@@ -120,7 +138,11 @@ class McpProcess:
                 async with (
                     stdio_client(self._params, errlog=errlog) as (read, write),
                     ClientSession(
-                        read, write, message_handler=self._on_message, client_info=self._client_info
+                        read,
+                        write,
+                        message_handler=self._on_message,
+                        client_info=self._client_info,
+                        list_roots_callback=self._list_roots,
                     ) as session,
                 ):
                     await session.initialize()

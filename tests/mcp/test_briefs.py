@@ -14,7 +14,14 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import corpus_path
-from tests.mcp.harness import McpProcess, build_library, error_of, server_env, text_of
+from tests.mcp.harness import (
+    McpProcess,
+    allow_agents,
+    build_library,
+    error_of,
+    server_env,
+    text_of,
+)
 from tests.unit.owner.toys import remove_dir, short_dir
 
 pytestmark = pytest.mark.corpus
@@ -37,6 +44,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[McpProcess]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("V2C_HOME", str(home))
         build_library(library, [str(folder)])
+    allow_agents(home, [folder])  # agents read local files only where allowed (issue 22)
     process = McpProcess(library, server_env(home, runtime))
     process.home = home  # type: ignore[attr-defined]  (the export test sets its vault there)
     yield process
@@ -108,7 +116,8 @@ def test_export_obsidian_writes_only_into_the_users_vault_and_keeps_their_edits(
     vault.mkdir()
     settings = Path(server.home) / "config" / "settings.json"  # type: ignore[attr-defined]
     settings.parent.mkdir(parents=True, exist_ok=True)
-    settings.write_text(json.dumps({"export": {"vault": str(vault)}}), encoding="utf-8")
+    kept = settings.read_text(encoding="utf-8")  # the agents' allowed folders stay
+    settings.write_text(json.dumps({**json.loads(kept), "export": {"vault": str(vault)}}))
     try:
         brief = json.loads(
             text_of(
@@ -134,4 +143,4 @@ def test_export_obsidian_writes_only_into_the_users_vault_and_keeps_their_edits(
         assert [c["path"] for c in again["conflicts"]] == [note.relative_to(vault).as_posix()]
         assert "## My bottom line" in note.read_text(encoding="utf-8")  # the edit is kept
     finally:
-        settings.unlink()
+        settings.write_text(kept, encoding="utf-8")

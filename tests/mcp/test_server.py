@@ -18,7 +18,14 @@ import pytest
 from mcp.shared.exceptions import MCPError
 
 from tests.conftest import REPO, corpus_path
-from tests.mcp.harness import McpProcess, build_library, error_of, server_env, text_of
+from tests.mcp.harness import (
+    McpProcess,
+    allow_agents,
+    build_library,
+    error_of,
+    server_env,
+    text_of,
+)
 from v2c_desktop.core.render import FORMATS, estimate_tokens
 
 pytestmark = [pytest.mark.corpus]
@@ -59,6 +66,13 @@ WRITES = {
     "build_brief",
     "extract",
     "export_obsidian",
+    # these read, but import a URL or file they are given first (issue 22: truthful hints)
+    "get_transcript",
+    "get_section",
+    "get_metadata",
+    "get_outline",
+    "export_context_pack",
+    "search_transcript",
 }
 
 
@@ -73,6 +87,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[McpProcess]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("V2C_HOME", str(home))
         build_library(library, [*sources, str(SAMPLES)])
+    # the agent reads local files only where the user allows it (issue 22): the corpus and
+    # the samples (the relative path test names one from the server's cwd)
+    allow_agents(home, [corpus_path(CRASH).parent.parent, SAMPLES])
     process = McpProcess(library, server_env(home, runtime))
     yield process
     process.close()

@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import REPO, corpus_path
-from tests.mcp.harness import McpProcess, build_library, server_env, text_of
+from tests.mcp.harness import McpProcess, allow_agents, build_library, server_env, text_of
 from tests.unit.owner.toys import remove_dir, short_dir
 from v2c_desktop.core.ids import file_video_id
 
@@ -159,13 +159,9 @@ class Driver:
 
 
 def _outcomes(out: str) -> list[dict[str, Any]]:
-    """The importer's per-file outcomes: `v2c add --json` prints one document, the session
-    importer one JSON line per outcome."""
-    try:
-        items: list[dict[str, Any]] = json.loads(out)["items"]
-        return items
-    except ValueError:
-        return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    """`v2c add --json`'s per-file outcomes (its one JSON document; anything else fails)."""
+    items: list[dict[str, Any]] = json.loads(out)["items"]
+    return items
 
 
 def _call_ms(server: McpProcess, tool: str, args: dict[str, Any]) -> tuple[float, str]:
@@ -185,6 +181,7 @@ def test_owner_two_mcp_servers_and_an_importer_share_one_library(
     env = server_env(home, runtime)
     monkeypatch.setenv("V2C_HOME", str(home))  # the build, like the processes, uses this home
     build_library(library, [str(corpus_path(CRASH)), *blue[:3]])
+    allow_agents(home, [corpus_path(BLUE)])  # the agents import these files (issue 22)
     known = [
         "youtube:" + json.loads(p.read_text())["id"]
         for p in sorted(corpus_path(CRASH).glob("*.info.json"))

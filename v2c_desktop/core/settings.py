@@ -67,11 +67,28 @@ class ExportSettings:
     folder: str = "v2c"
 
 
+@wire  # the MCP server sends it with an agent's imports, so the owner applies its limits
+@dataclass
+class AgentSettings:
+    """What an AI agent (an MCP client) may make v2c read; the user's own imports are not
+    limited by these.
+
+    `allowed_folders`: the only folders (with everything under them) whose files an agent
+    may name, besides the roots its MCP client shares; none by default. `allow_private_hosts`:
+    let an agent's URLs (and the caption tracks and redirects they lead to) reach loopback,
+    private and link-local addresses, which are refused by default.
+    """
+
+    allowed_folders: list[str] = field(default_factory=list)
+    allow_private_hosts: bool = False
+
+
 @dataclass
 class Settings:
     models: ModelSettings = field(default_factory=ModelSettings)
     imports: ImportSettings = field(default_factory=ImportSettings)
     export: ExportSettings = field(default_factory=ExportSettings)
+    agents: AgentSettings = field(default_factory=AgentSettings)
     last_library: str | None = None
 
 
@@ -95,6 +112,16 @@ def _list(value: Any) -> list[Any]:
     return value
 
 
+def _agent_settings(data: dict[str, Any]) -> AgentSettings:
+    agents = AgentSettings(**_known(AgentSettings, data))
+    folders = agents.allowed_folders if agents.allowed_folders is not None else []
+    if not isinstance(folders, list) or not all(isinstance(f, str) for f in folders):
+        raise TypeError("agents.allowed_folders must be a list of folder paths")
+    if not isinstance(agents.allow_private_hosts, bool):
+        raise TypeError("agents.allow_private_hosts must be true or false")
+    return AgentSettings(list(folders), agents.allow_private_hosts)
+
+
 def settings_from_dict(data: dict[str, Any]) -> Settings:
     models = dict(_known(ModelSettings, data.get("models") or {}))
     models["servers"] = [
@@ -104,6 +131,7 @@ def settings_from_dict(data: dict[str, Any]) -> Settings:
         models=ModelSettings(**models),
         imports=ImportSettings(**_known(ImportSettings, data.get("imports") or {})),
         export=ExportSettings(**_known(ExportSettings, data.get("export") or {})),
+        agents=_agent_settings(data.get("agents") or {}),
         last_library=data.get("last_library"),
     )
 

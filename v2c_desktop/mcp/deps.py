@@ -9,6 +9,12 @@ must turn into an `isError` result the agent can read, not into a dead server.
 Video inputs follow the spec: a `url` is a URL, a YouTube id, a library id, a local path or an
 exact title. The rules are the core's (`core.gather.refs`); `Deps` binds them to the server's
 working directory and words the hint for an agent.
+
+An agent is not the user, so its inputs are limited (`check_input`): a local path must lie
+inside a folder the user allows (`agents.allowed_folders` in the settings) or a root the MCP
+client shares, and a URL may not reach loopback, private or link-local hosts (unless
+`agents.allow_private_hosts`). The settings go with every import to the library's owner,
+which applies the same host rule to the caption tracks and redirects a URL leads to.
 """
 
 from __future__ import annotations
@@ -22,10 +28,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from v2c_desktop.core.api import CoreAPI
+from v2c_desktop.core.gather.agent_inputs import check_agent_input
 from v2c_desktop.core.gather.refs import InputResolver, absolute_input
 from v2c_desktop.core.open import open_api
 from v2c_desktop.core.owner import Session
 from v2c_desktop.core.progress import ProgressCallback, ignore_progress
+from v2c_desktop.core.settings import Settings, load_settings
+
+from .roots import client_roots
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +45,9 @@ MISSING_HINT = (
     "list_items or get_collection"
 )
 
+
 SessionOpener = Callable[[Path], Awaitable[Session[CoreAPI]]]
+RootsLister = Callable[[], Awaitable[list[Path]]]
 
 
 def default_client_name() -> str:
@@ -62,6 +74,10 @@ class Deps:
     #: the Obsidian vault `export_obsidian` may write into (`v2c mcp --vault`), before the
     #: one in the settings
     vault: Path | None = None
+    #: the folders the MCP client shares (asked for on each check: they may change)
+    roots: RootsLister = client_roots
+    #: the settings agents are limited by (read again on each call: the user may edit them)
+    settings: Callable[[], Settings] = load_settings
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     async def core(self) -> CoreAPI:
@@ -94,8 +110,27 @@ class Deps:
         return absolute_input(text, self.cwd)
 
     async def inputs(self) -> InputResolver:
-        """The core's input rules over the library, from our cwd, hints worded for agents."""
-        return InputResolver(await self.core(), self.cwd, MISSING_HINT)
+        """The core's input rules over the library, from our cwd, hints worded for agents,
+        every input checked by `check_input` and every import made as an agent's."""
+        return InputResolver(
+            await self.core(),
+            self.cwd,
+            MISSING_HINT,
+            check=self.check_input,
+            agent=self.settings().agents,
+        )
+
+    async def prepare(self, ref: str) -> str:
+        """`ref` made absolute and checked (see `check_input`)."""
+        text = self.absolute(ref)
+        if text:
+            await self.check_input(text)
+        return text
+
+    async def check_input(self, text: str) -> None:
+        """Refuse an agent's local path outside the allowed folders and the client's roots,
+        and a URL to a private host (`core/gather/agent_inputs.py`)."""
+        await check_agent_input(text, self.settings(), self.roots)
 
     async def video_id(
         self,

@@ -66,10 +66,18 @@ def internal_error(exc: BaseException) -> V2CError:
 
 
 def reads(title: str, *, open_world: bool = True) -> ToolAnnotations:
-    """A tool that only reads. `open_world`: it may import a URL first (reaching the web)."""
+    """A tool that only reads: it never imports or writes anything. `open_world`: it reads
+    the web (a playlist's listing)."""
     return ToolAnnotations(
         title=title, read_only_hint=True, idempotent_hint=True, open_world_hint=open_world
     )
+
+
+def imports(title: str) -> ToolAnnotations:
+    """A tool that reads the library but imports a URL or file it is given first, so it is
+    not read-only: the video stays in the library. Nothing is overwritten (a video already
+    there is read as it is), and calling it again imports nothing more."""
+    return writes(title, idempotent=True)
 
 
 def writes(title: str, *, idempotent: bool, open_world: bool = True) -> ToolAnnotations:

@@ -28,6 +28,7 @@ from . import prompts, resources
 from .client_info import ClientNameMiddleware
 from .deps import Deps
 from .results import error_result, internal_error
+from .roots import RootsMiddleware
 from .tools import (
     ask,
     briefs,
@@ -49,7 +50,8 @@ Read cheaply: get_outline or get_collection first (token counts), then get_secti
 search_transcript, and whole transcripts (get_transcript, paged with maxTokens) only when
 they fit. Cite every claim as [Video title @ m:ss](timestamp link). The prompts brief and
 buyer_guide describe how to write a cited document. Videos given by URL or file path that
-are not in the library are imported first."""
+are not in the library are imported first. Local files are read only inside the folders the
+user allows (and the roots your client shares); URLs must be public web addresses."""
 
 
 class Registration(Protocol):
@@ -85,7 +87,8 @@ class V2CServer(MCPServer[None]):
             version=__version__,
             log_level="WARNING",
             lifespan=_lifespan(deps),
-            middleware=[ClientNameMiddleware(deps)],  # the owner lists the agent by its name
+            # the owner lists the agent by its name; its paths are checked against its roots
+            middleware=[ClientNameMiddleware(deps), RootsMiddleware()],
         )
         self.deps = deps
         self._listers: list[ResourceLister] = []

@@ -69,8 +69,8 @@ async def fill_collection(
             placed.append(video_id)
 
     for index, raw in enumerate(inputs):
-        text = resolver.absolute(raw)
         try:
+            text = await resolver.prepare(raw)
             video_id = await resolver.known(text)
             if video_id is not None:
                 await api.add_to_collection(collection.id, [video_id])
@@ -82,12 +82,11 @@ async def fill_collection(
                         f"no video {raw!r} in the library, and it is not a URL or a file",
                         "pass a video id, a URL, a YouTube id or a path that exists",
                     )
-                if progress is None:
-                    result = await api.add([source], collection=collection.id)
-                else:
-                    result = await api.add(
-                        [source], collection=collection.id, progress=progress.listener(index)
-                    )
+                result = await resolver.add(
+                    source,
+                    collection=collection.id,
+                    progress=None if progress is None else progress.listener(index),
+                )
                 for outcome in result.outcomes:
                     if outcome.status == "failed" or not outcome.video_id:
                         error = outcome.error or V2CError("internal", outcome.reason or "failed")

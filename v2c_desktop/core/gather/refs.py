@@ -9,9 +9,10 @@ that reads the file may run in another one.
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import V2CError, bad_request, not_found
 from ..importers.inputs import is_web_url
@@ -19,6 +20,8 @@ from ..progress import ProgressCallback, ignore_progress
 
 if TYPE_CHECKING:
     from ..api import CoreAPI
+    from ..domain.imports import BatchResult
+    from ..settings import AgentSettings
 
 _BARE_YOUTUBE_ID = re.compile(r"^[A-Za-z0-9_-]{11}$")
 
@@ -61,19 +64,55 @@ def importable(text: str) -> bool:
         return False
 
 
+#: A face's own check of an input (made absolute) before anything reads it: raises a
+#: `V2CError` to refuse it. The MCP server confines an agent's paths and URLs with one.
+InputCheck = Callable[[str], Awaitable[None]]
+
+
 @dataclass(frozen=True, slots=True)
 class InputResolver:
     """The input rules bound to one library and one working directory.
 
-    `missing_hint` is what to do when an input names nothing: worded by the face.
+    `missing_hint` is what to do when an input names nothing: worded by the face. `check`
+    vets every input before the library resolves or imports it; `agent` marks the inputs
+    as an agent's, so the library's owner applies the agent limits to what it imports.
     """
 
     api: CoreAPI
     cwd: Path
     missing_hint: str = MISSING_HINT
+    check: InputCheck | None = None
+    agent: AgentSettings | None = None
 
     def absolute(self, text: str) -> str:
         return absolute_input(text, self.cwd)
+
+    async def prepare(self, ref: str) -> str:
+        """`ref` made absolute, and passed by `check` (which may refuse it)."""
+        text = self.absolute(ref)
+        if text and self.check is not None:
+            await self.check(text)
+        return text
+
+    async def add(
+        self,
+        source: str,
+        *,
+        collection: str | None = None,
+        languages: tuple[str, ...] = (),
+        progress: ProgressCallback | None = None,
+    ) -> BatchResult:
+        """`CoreAPI.add` of one input, as this face's (an agent's limits go with it)."""
+        options: dict[str, Any] = {}
+        if collection is not None:
+            options["collection"] = collection
+        if languages:
+            options["languages"] = list(languages)
+        if progress is not None:
+            options["progress"] = progress
+        if self.agent is not None:
+            options["agent"] = self.agent
+        return await self.api.add([source], **options)
 
     async def known(self, text: str) -> str | None:
         """The id of a video the library already holds, or None when it holds none."""
@@ -92,7 +131,7 @@ class InputResolver:
         progress: ProgressCallback = ignore_progress,
     ) -> str:
         """The library id of the video `ref` names, importing a URL or file first if needed."""
-        text = self.absolute(ref)
+        text = await self.prepare(ref)
         if not text:
             raise bad_request("no video given", "pass a URL, a YouTube id, a video id or a path")
         video_id = await self.known(text)
@@ -101,7 +140,7 @@ class InputResolver:
         source = import_source(text)
         if source is None:
             raise not_found(f"no video {ref!r} in the library", self.missing_hint)
-        result = await self.api.add([source], languages=list(languages), progress=progress)
+        result = await self.add(source, languages=languages, progress=progress)
         for outcome in result.outcomes:
             if outcome.video_id and outcome.status != "failed":
                 return outcome.video_id

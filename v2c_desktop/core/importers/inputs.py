@@ -52,6 +52,18 @@ def is_web_url(text: str) -> bool:
     return is_web(text.strip())
 
 
+def local_input_path(text: str) -> Path | None:
+    """The local file or folder an input names (a `file://` URL or a path that exists), or
+    None when it names none (a web URL, an id, a title)."""
+    text = text.strip()
+    if not text or is_web_url(text):
+        return None
+    try:
+        return _as_path(text)
+    except (OSError, ValueError):  # a name too long, or with a NUL, is no path
+        return None
+
+
 def _as_path(text: str) -> Path | None:
     if text.startswith("file://"):
         return Path(unquote(urlparse(text).path))

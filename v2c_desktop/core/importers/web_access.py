@@ -14,6 +14,7 @@ from ..domain.videos import VideoRecord
 from ..progress import ProgressCallback, ignore_progress
 from .web.expand import expand_web_input
 from .web.fetch import make_http_client
+from .web.hosts import HostGuard
 from .web.importer import fetch_web_video
 from .web.info_source import InfoSource, YtDlpInfoSource
 from .web.settings import WebSettings
@@ -39,11 +40,22 @@ class WebAccess:
         *,
         languages: tuple[str, ...] = (),
         progress: ProgressCallback = ignore_progress,
+        guard: HostGuard | None = None,
     ) -> VideoRecord:
+        """`guard`: an agent's import, whose URLs may reach only the hosts it allows."""
         settings = replace(self.settings, languages=languages) if languages else self.settings
         return await fetch_web_video(
-            url, info_source=self.info_source, http=self.http, settings=settings, progress=progress
+            url,
+            info_source=self.info_source,
+            http=self.http,
+            settings=settings,
+            progress=progress,
+            guard=guard,
         )
+
+    def agent_guard(self) -> HostGuard:
+        """The host check for an agent's imports over this web access (its proxy counts)."""
+        return HostGuard(proxy=self.settings.proxy)
 
     async def aclose(self) -> None:
         await self.http.aclose()

@@ -46,7 +46,7 @@ def register(server: MCPServer[Any], deps: Deps) -> None:
     async def list_items(
         url: ListInput, limit: Limit = DEFAULT_LIMIT
     ) -> Annotated[CallToolResult, ItemsOut]:
-        text = deps.absolute(url)
+        text = await deps.prepare(url)
         if not text:
             raise bad_request("no input given", "pass a playlist URL or a folder path")
         listing = await (await deps.core()).list_items(text, limit)

@@ -16,7 +16,7 @@ from v2c_desktop.core.render import FORMATS
 
 from ..deps import Deps
 from ..inputs import Language, Url, languages
-from ..results import json_result, reads, structured_result
+from ..results import imports, json_result, reads, structured_result
 from ..schemas import FormatsOut, OutlineOut
 from ..tooling import add_tool
 from ..views import outline_view, video_metadata
@@ -68,14 +68,14 @@ def register(server: MCPServer[Any], deps: Deps) -> None:
         get_metadata,
         name="get_metadata",
         description=GET_METADATA,
-        annotations=reads("Get metadata"),
+        annotations=imports("Get metadata"),
     )
     add_tool(
         server,
         get_outline,
         name="get_outline",
         description=GET_OUTLINE,
-        annotations=reads("Get outline"),
+        annotations=imports("Get outline"),
     )
     add_tool(
         server,

@@ -14,7 +14,7 @@ from v2c_desktop.core.render.pack import render_pack
 
 from ..deps import Deps
 from ..inputs import CollectionRef, UrlList
-from ..results import reads, text_result
+from ..results import imports, text_result
 from ..tooling import Progress, add_tool
 
 DEFAULT_TOKENS, DEFAULT_LIMIT, MAX_LIMIT = 50_000, 20, 100
@@ -57,5 +57,5 @@ def register(server: MCPServer[Any], deps: Deps) -> None:
         export_context_pack,
         name="export_context_pack",
         description=EXPORT_CONTEXT_PACK,
-        annotations=reads("Export context pack"),
+        annotations=imports("Export context pack"),
     )

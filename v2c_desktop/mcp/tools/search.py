@@ -21,7 +21,7 @@ from v2c_desktop.core.timecode import clock
 
 from ..deps import Deps
 from ..inputs import CollectionRef, UrlList
-from ..results import reads, text_result
+from ..results import imports, text_result
 from ..tooling import Progress, add_tool
 
 SEARCH_TRANSCRIPT = """\
@@ -81,7 +81,7 @@ def register(server: MCPServer[Any], deps: Deps) -> None:
         search_transcript,
         name="search_transcript",
         description=SEARCH_TRANSCRIPT,
-        annotations=reads("Search transcripts"),
+        annotations=imports("Search transcripts"),
     )
 
 

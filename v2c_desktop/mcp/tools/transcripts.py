@@ -30,7 +30,7 @@ from v2c_desktop.core.render.section import overlapping
 
 from ..deps import Deps
 from ..inputs import Cursor, Format, Language, MaxTokens, Timestamps, Url, languages
-from ..results import reads, text_result
+from ..results import imports, text_result
 from ..tooling import add_tool
 
 GET_TRANSCRIPT = """\
@@ -103,14 +103,14 @@ def register(server: MCPServer[Any], deps: Deps) -> None:
         get_transcript,
         name="get_transcript",
         description=GET_TRANSCRIPT,
-        annotations=reads("Get transcript"),
+        annotations=imports("Get transcript"),
     )
     add_tool(
         server,
         get_section,
         name="get_section",
         description=GET_SECTION,
-        annotations=reads("Get section"),
+        annotations=imports("Get section"),
         aliases={"from": "start", "to": "end"},
     )
 

@@ -20,6 +20,7 @@ import httpx
 from ...errors import V2CError
 from ...file_kinds import WEB_CAPTION_DEADLINE_S, WEB_CAPTION_MAX_BYTES, size_text
 from .errors import BLOCKED_HINT, CONSENT_HINT, NETWORK_HINT, network_reason
+from .hosts import HostGuard
 from .settings import WebSettings
 
 # A browser-like agent: some sites answer unknown clients with an error page.
@@ -32,6 +33,7 @@ EMPTY_HINT = (
     "browser is asking, or when the track was withdrawn. Try again later, or import a subtitle "
     "file with the video instead."
 )
+MAX_REDIRECTS = 20  # httpx's own limit
 _HTML_START = re.compile(rb"^\s*(?:<!doctype\s+html|<html|<head|<body)", re.IGNORECASE)
 _CONSENT_MARKERS = (b"consent.youtube.com", b"consent.google.com")
 _CAPTCHA_MARKERS = (b"g-recaptcha", b"captcha", b"unusual traffic", b"/sorry/index")
@@ -54,8 +56,11 @@ async def fetch_caption(
     timeout: float = 30,
     max_bytes: int = WEB_CAPTION_MAX_BYTES,
     deadline: float = WEB_CAPTION_DEADLINE_S,
+    guard: HostGuard | None = None,
 ) -> str:
     """The caption file at `url` as text; refusals, errors and empty files raise `V2CError`.
+
+    `guard` (an agent's import) checks the URL and every redirect hop before it is requested.
 
     `timeout` bounds each wait on the network; `deadline` the whole download, however slowly
     it trickles in; at most `max_bytes` of it are kept (a bigger one fails, it is no caption
@@ -66,10 +71,7 @@ async def fetch_caption(
         headers["User-Agent"] = USER_AGENT
     try:
         async with asyncio.timeout(deadline):
-            async with http.stream(
-                "GET", url, headers=headers, timeout=timeout, follow_redirects=True
-            ) as response:
-                body = await _read_capped(response, url, max_bytes)
+            response, body = await _get(http, url, headers, timeout, max_bytes, guard)
     except httpx.TimeoutException as exc:
         raise _network_error(
             f"Timed out downloading captions from {_host(url)}", url, exc
@@ -85,6 +87,40 @@ async def fetch_caption(
     except httpx.HTTPError as exc:  # connection, proxy, TLS, too many redirects
         raise _network_error(f"Could not download captions from {_host(url)}", url, exc) from None
     return classify_response(response, url, body)
+
+
+async def _get(
+    http: httpx.AsyncClient,
+    url: str,
+    headers: dict[str, str],
+    timeout: float,
+    max_bytes: int,
+    guard: HostGuard | None,
+) -> tuple[httpx.Response, bytes]:
+    """The response to GET `url` and its capped body, following redirects.
+
+    With a `guard`, redirects are followed here one hop at a time, each hop checked before
+    it is requested; without, httpx follows them.
+    """
+    history: list[httpx.Response] = []
+    current = url
+    for _ in range(MAX_REDIRECTS + 1):
+        if guard is not None:
+            what = "a redirect of the caption track" if history else "the caption track"
+            await guard.check(current, what)
+        async with http.stream(
+            "GET", current, headers=headers, timeout=timeout, follow_redirects=guard is None
+        ) as response:
+            location = response.headers.get("location")
+            if guard is not None and response.is_redirect and location:
+                history.append(response)
+                current = str(response.url.join(location))
+                continue
+            body = await _read_capped(response, url, max_bytes)
+            if history:
+                response.history = history + list(response.history)
+            return response, body
+    raise httpx.TooManyRedirects("Exceeded maximum allowed redirects.", request=response.request)
 
 
 async def _read_capped(response: httpx.Response, url: str, max_bytes: int) -> bytes:

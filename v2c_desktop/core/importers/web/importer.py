@@ -14,6 +14,7 @@ from ...errors import V2CError
 from ...progress import Progress, ProgressCallback, ignore_progress
 from .expand import expand_web_input, read_url_list
 from .fetch import fetch_caption
+from .hosts import HostGuard
 from .info_source import InfoSource, extract_info
 from .metadata import chapters_from_info, producer_of, video_from_info
 from .settings import WebSettings
@@ -32,10 +33,22 @@ async def fetch_web_video(
     http: httpx.AsyncClient,
     settings: WebSettings,
     progress: ProgressCallback = ignore_progress,
+    guard: HostGuard | None = None,
 ) -> VideoRecord:
-    """The video at `url` with its transcript and chapters; failures raise `V2CError`."""
+    """The video at `url` with its transcript and chapters; failures raise `V2CError`.
+
+    `guard` (an agent's import) checks `url` before yt-dlp reads it, the page yt-dlp ended
+    on, and the caption track with each of its redirects before they are downloaded.
+    """
     progress(Progress(_STAGE, 0, _STEPS, f"Reading {url}"))
+    if guard is not None:
+        await guard.check(url)
     info = await extract_info(info_source, url)
+    if guard is not None:
+        for key in ("webpage_url", "original_url"):
+            landed = str(info.get(key) or "")
+            if landed.startswith(("http://", "https://")) and landed != url:
+                await guard.check(landed, "the page the URL led to")
     if str(info.get("_type") or "video") in ("playlist", "multi_video"):
         raise V2CError(
             "bad-request",
@@ -47,7 +60,7 @@ async def fetch_web_video(
     track = choose_track(info, settings.languages)
     label = track.name or track.language
     progress(Progress(_STAGE, 1, _STEPS, f"Downloading {label} captions of {video.title}"))
-    payload = await fetch_caption(http, track.url, timeout=settings.timeout)
+    payload = await fetch_caption(http, track.url, timeout=settings.timeout, guard=guard)
     progress(Progress(_STAGE, 2, _STEPS, f"Reading {label} captions"))
     segments = parse_captions(
         payload, track.parser_format, source_name=f"{video.title} ({label} captions)"
