@@ -317,7 +317,10 @@ def test_real_llamacpp_answer_cites_only_real_sources(tmp_path: Path) -> None:
     # ...it cites: the grammar a small local model answers under makes every sentence cite
     assert done.citations, done.text
     for c in done.citations:  # ...and every citation resolves to a source, with a real quote
-        assert c.n in numbers and c.verified and c.quote
+        assert c.n in numbers and c.quote
+        # supported by its passage, or said not to be (a 135M model may copy a source label
+        # into a sentence the passage does not support): never vouched for silently
+        assert c.verified or c.reason, c
         assert c.url.startswith("https://www.youtube.com/watch?v=fxZWtc0mYpQ&t=")
     shown = [int(n) for n in re.findall(r"\[(\d+)\]", done.text)]
     assert set(shown) <= numbers

@@ -86,7 +86,10 @@ def test_a_follow_up_is_rewritten_by_the_model_and_its_sources_searched(tmp_path
     numbers = {s.n for s in meta.sources}
     assert done.citations, done.text
     for citation in done.citations:
-        assert citation.n in numbers and citation.verified and citation.quote
+        # a real source with its quote; a 135M model's sentence may not be supported by
+        # it ("10 euros" for twelve): then the core says so instead of vouching for it
+        assert citation.n in numbers and citation.quote
+        assert citation.verified or citation.reason
         assert f"[{citation.n}]" in done.text
     # the follow-up is saved in the same chat, as the model's turn
     assert [m.role for m in chat.messages] == ["user", "assistant", "user", "assistant"]

@@ -94,7 +94,9 @@ def test_no_overlap_falls_back_to_the_first_segment(sources: list[Source]) -> No
     assert citation.match_score == 0
     assert citation.start == sources[2].segments[0].start
     assert citation.quote == sources[2].segments[0].text
-    assert citation.verified
+    # the quote is real, but it supports nothing the sentence says: listed, not verified
+    assert not citation.verified
+    assert citation.reason == "the cited passage shares no word with the sentence citing it"
     assert (citation.video_id, citation.channel) == (GPT.id, "3Blue1Brown")
 
 

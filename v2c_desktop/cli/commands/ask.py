@@ -60,7 +60,10 @@ def register(
 
 
 def citation_line(c: Any) -> str:
+    """`[n] Title @ m:ss <url>` and its quote; an unsupported citation gets no link."""
     quote = f"\n    “{c.shown_quote}”" if c.quote else ""
+    if not c.verified and c.reason:
+        return f"[{c.n}] {c.title} @ {clock(c.start)} (unsupported: {c.reason})"
     return f"[{c.n}] {c.title} @ {clock(c.start)} <{c.url}>{quote}"
 
 

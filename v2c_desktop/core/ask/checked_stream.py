@@ -4,7 +4,9 @@ Whatever the prompt (an answer, later a brief's map or reduce step), text a mode
 about numbered sources goes through the same three steps: it streams from the model chain,
 unknown source numbers are removed as it streams (`CitationFilter`; an unfinished `[..`
 waits for its `]`), and once it is complete every cited source is narrowed to the segment
-that supports it and its quote verified (`build_citations`). Callers bring their own
+that supports it and its quote verified (`build_citations`; one whose best segment shares
+too little with its sentence stays listed, unverified, with its `reason`; the text keeps
+its marker, and `unverified` still lists only the removed numbers). Callers bring their own
 messages and sources; what was shown is exactly what the final `CheckedAnswer` holds.
 """
 

@@ -4,7 +4,10 @@ A source is up to four minutes of video; a link to its start makes the reader hu
 claim. So each cited source is narrowed to the caption segment (or pair of adjacent
 segments) that shares the most stemmed words with the sentences citing it (numbers
 double, see `matching`), and the citation carries a short verbatim quote of that segment,
-checked against the source's raw text (`verified`).
+checked against the source's raw text. A citation is `verified` only when that quote is
+found and the segment shares enough words with the sentence to support it
+(`matching.MIN_SUPPORT`, measured on the corpus); otherwise `reason` says why, and no face
+may show it as a link.
 
 Marker checking itself lives in `markers` and is re-exported here.
 """
@@ -16,7 +19,15 @@ from collections.abc import Sequence
 
 from .events import Citation
 from .markers import CitationFilter, check_text, cited_numbers, leading_markers, strip_citations
-from .matching import best_match, normalise_space, quote_cuts, quote_window, terms
+from .matching import (
+    best_match,
+    normalise_space,
+    quote_cuts,
+    quote_window,
+    support_gap,
+    terms,
+    weight,
+)
 from .sources import Source, source_text
 
 __all__ = [
@@ -64,15 +75,21 @@ def sentences_with_citations(text: str) -> list[tuple[str, list[int]]]:
 
 
 def narrow(source: Source, sentence: str) -> Citation:
-    """The citation of `source` for `sentence`: its best-matching segment and a quote of it."""
+    """The citation of `source` for `sentence`: its best-matching segment and a quote of it,
+    unsupported (`verified` False, with its reason) when they share too little."""
     query = terms(sentence)
     if not source.segments:
         quote = quote_window(source.text, query)
-        return make_citation(source, source.start, source.end, quote, 0.0)
+        overlap = sum(weight(t) for t in query & terms(source.text))
+        gap = support_gap(query, overlap)
+        return make_citation(source, source.start, source.end, quote, overlap, unsupported=gap)
     best = best_match(source.segments, sentence)
     chosen = source.segments[best.first : best.last + 1]
     quote = quote_window(source_text(chosen), query)
-    return make_citation(source, chosen[0].start, chosen[-1].end, quote, best.overlap)
+    gap = support_gap(query, best.overlap)
+    return make_citation(
+        source, chosen[0].start, chosen[-1].end, quote, best.overlap, unsupported=gap
+    )
 
 
 def build_citations(answer_text: str, sources: Sequence[Source]) -> list[Citation]:
@@ -92,9 +109,13 @@ def build_citations(answer_text: str, sources: Sequence[Source]) -> list[Citatio
     return out
 
 
-def make_citation(source: Source, start: float, end: float, quote: str, score: float) -> Citation:
-    """A citation of `source` from `start` to `end`, its quote checked against the source."""
-    verified = bool(quote) and normalise_space(quote) in normalise_space(source.text)
+def make_citation(
+    source: Source, start: float, end: float, quote: str, score: float, *, unsupported: str = ""
+) -> Citation:
+    """A citation of `source` from `start` to `end`, its quote checked against the source;
+    `unsupported`, when given, is why it does not support what cites it (not verified)."""
+    found = bool(quote) and normalise_space(quote) in normalise_space(source.text)
+    reason = unsupported or ("" if found else "the quote is not found in the source's text")
     cut_start, cut_end = quote_cuts(quote, source.text)
     return Citation(
         n=source.n,
@@ -104,9 +125,10 @@ def make_citation(source: Source, start: float, end: float, quote: str, score: f
         start=start,
         end=max(start, end),
         quote=quote,
-        verified=verified,
+        verified=not reason,
         match_score=score,
         channel=source.channel,
         cut_start=cut_start,
         cut_end=cut_end,
+        reason=reason,
     )

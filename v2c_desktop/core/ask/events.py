@@ -30,10 +30,13 @@ class Citation:
 
     `url` opens the video at `start` (built with `Source.url_at`). `quote` is at most ~160
     characters of the narrowed caption text, cut at word boundaries and never paraphrased;
-    `verified` says it is found verbatim (whitespace aside) in the source's raw text.
-    `match_score` is the word overlap that chose the segment: 0 means nothing matched and
-    the citation points at the source's first segment. `cut_start` / `cut_end` say the
-    quote begins or ends inside a sentence; `shown_quote` marks those cuts with `…`.
+    `verified` says it supports what cites it: the quote is found verbatim (whitespace
+    aside) in the source's raw text and, for a model's sentence, the segment shares enough
+    words with it (`matching.MIN_SUPPORT`). An unverified citation is listed with its
+    `reason` and must never be shown as a link. `match_score` is the word overlap that
+    chose the segment: 0 means nothing matched and the citation points at the source's
+    first segment. `cut_start` / `cut_end` say the quote begins or ends inside a sentence;
+    `shown_quote` marks those cuts with `…`.
     """
 
     n: int
@@ -48,6 +51,7 @@ class Citation:
     channel: str = ""
     cut_start: bool = False
     cut_end: bool = False
+    reason: str = ""
 
     @property
     def shown_quote(self) -> str:

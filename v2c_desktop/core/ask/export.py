@@ -1,4 +1,5 @@
-"""A saved chat as Markdown: questions, answers, and every citation as a timestamp link."""
+"""A saved chat as Markdown: questions, answers, and every verified citation as a timestamp
+link (an unsupported one is listed with its reason, as text)."""
 
 from __future__ import annotations
 
@@ -17,10 +18,12 @@ def chat_markdown(chat: ChatRecord) -> str:
         lines += [message.text.strip(), ""]
         for c in message.citations:
             quote = str(c.get("quote", "")).replace("\n", " ")
-            lines.append(
-                f"- [{c['n']}] [{c['title']} @ {clock(float(c['start']))}]({c['url']})"
-                + (f": “{quote}”" if quote else "")
-            )
+            where = f"{c['title']} @ {clock(float(c['start']))}"
+            if c.get("verified", True):
+                cited = f"[{where}]({c['url']})"
+            else:  # unsupported: listed with why, never a link
+                cited = f"{where} (unsupported: {c.get('reason') or 'not verified'})"
+            lines.append(f"- [{c['n']}] {cited}" + (f": “{quote}”" if quote else ""))
         if message.citations:
             lines.append("")
     return "\n".join(lines).rstrip() + "\n"

@@ -5,12 +5,16 @@ to end each factual sentence with `[n]`, to say plainly when the videos do not c
 question and to answer in the question's language. Transcripts and titles are untrusted
 (anyone can upload a video that says "ignore previous instructions"), so every source sits
 in one block fenced with a random boundary (`models.fence`), after the instructions, and
-the system prompt says never to follow what is inside.
+the system prompt says never to follow what is inside. Fencing also neutralises them: a
+`[2]` or `[Video @ 1:23]` said in a transcript or a title reaches the model as `(2)`, so it
+has no marker to copy. An earlier turn that quotes transcripts (an extractive answer) is
+fenced with the same boundary; the follow-up rewrite does not see its text at all (the
+question before it names the topic), so no transcript reaches that prompt.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from ..models.fence import fence
 from ..models.types import ChatMessage
@@ -29,6 +33,8 @@ __all__ = [
 
 REWRITE_TURNS = 6
 REWRITE_TURN_CHARS = 600
+QUOTED_TURN = "an earlier answer of this chat: passages quoted from the videos"
+QUOTED_PLACEHOLDER = "(passages quoted from the videos, not shown here)"
 
 
 def source_label(source: Source) -> str:
@@ -77,31 +83,43 @@ def build_messages(
     history: Sequence[ChatMessage],
     *,
     language_hint: str | None = None,
+    quoted: Collection[int] = (),
 ) -> list[ChatMessage]:
     """System rules, the earlier turns (markers stripped), then the sources and the question.
 
     The sources go in the last user message, next to the question they serve; earlier
     turns keep only their words, because their `[n]` referred to an earlier source list.
+    `quoted` holds the indexes in `history` of turns that quote transcripts (extractive
+    answers): those are untrusted text too, fenced with the sources' boundary.
     `language_hint` names the answer's language when the caller knows it ("French").
     """
     block = fence([(source_label(s), s.text) for s in sources])
     messages = [ChatMessage("system", _system_prompt(sources, block.instruction(), language_hint))]
-    for turn in history:
+    for i, turn in enumerate(history):
         if turn.role in ("user", "assistant"):
-            messages.append(ChatMessage(turn.role, strip_citations(turn.content).strip()))
+            text = strip_citations(turn.content).strip()
+            if i in quoted:
+                text = block.also([(QUOTED_TURN, text)])
+            messages.append(ChatMessage(turn.role, text))
     prompt = f"Sources:\n{block.text}\n\nQuestion: {question.strip()}"
     messages.append(ChatMessage("user", prompt))
     return messages
 
 
-def rewrite_messages(history: Sequence[ChatMessage], question: str) -> list[ChatMessage]:
+def rewrite_messages(
+    history: Sequence[ChatMessage], question: str, quoted: Collection[int] = ()
+) -> list[ChatMessage]:
     """A cheap call that turns a follow-up ("how much power does it make?") into one
     standalone search query. Only the last few turns, each cut short, are shown: the query
-    needs the topic, not the whole conversation."""
+    needs the topic, not the whole conversation. A turn in `quoted` (indexes in `history`:
+    an extractive answer, nothing but transcript quotes) is shown as a placeholder: fenced,
+    a tiny model was seen to answer with the fence itself instead of a query."""
     lines = []
-    turns = [t for t in history if t.role in ("user", "assistant")][-REWRITE_TURNS:]
-    for turn in turns:
+    turns = [(i, t) for i, t in enumerate(history) if t.role in ("user", "assistant")]
+    for i, turn in turns[-REWRITE_TURNS:]:
         text = normalise_space(strip_citations(turn.content))
+        if i in quoted:
+            text = QUOTED_PLACEHOLDER
         if len(text) > REWRITE_TURN_CHARS:
             text = text[:REWRITE_TURN_CHARS].rsplit(" ", 1)[0] + " ..."
         lines.append(f"{'User' if turn.role == 'user' else 'Assistant'}: {text}")

@@ -75,17 +75,20 @@ class AskService:
         """Scope, chain, budget, retrieval; then meta and the extractive or checked answer."""
         chat = await self._run(self.store.get_chat, request.chat_id) if request.chat_id else None
         history = _history(chat)
+        quoted = _quoted(chat)
         check_request(request.question, history, [*request.video_ids, *request.urls])
         records = await self._scope(request, chat)
         chain, extractive = self._chain(request)
         why, suggestion = self._why_extractive(request) if extractive else ("", None)
         budget = source_budget(chain, history, request.max_tokens)
-        retrieved = await self._retrieve(request, records, chain, history, budget, run, extractive)
+        retrieved = await self._retrieve(
+            request, records, chain, history, quoted, budget, run, extractive
+        )
         chat_id = chat.id if chat else await self._new_chat(request, records)
         if extractive:
             answer = self._extractive(request, chat_id, retrieved, why, suggestion)
         else:
-            answer = self._generated(request, chat_id, chain, history, retrieved, run)
+            answer = self._generated(request, chat_id, chain, history, quoted, retrieved, run)
         async with contextlib.aclosing(answer) as events:
             async for event in events:
                 yield event
@@ -114,13 +117,14 @@ class AskService:
         chat_id: str,
         chain: Sequence[ChatModel],
         history: list[ChatMessage],
+        quoted: set[int],
         retrieved: Retrieved,
         run: ChainRun,
     ) -> AsyncGenerator[AskEvent, None]:
         """Meta, the model's checked stream (reasoning, deltas), saved, done."""
         sources = retrieved.sources
         yield _meta(chat_id, chain[0].info.id, False, sources, retrieved.mode, "", None)
-        messages = build_messages(request.question, sources, history)
+        messages = build_messages(request.question, sources, history, quoted=quoted)
         options = citing_options(
             chain[0], request.max_tokens, len(sources), not_covered=NOT_COVERED
         )
@@ -187,6 +191,7 @@ class AskService:
         records: list[VideoRecord],
         chain: Sequence[ChatModel],
         history: list[ChatMessage],
+        quoted: set[int],
         budget: int,
         run: ChainRun,
         extractive: bool,
@@ -197,7 +202,7 @@ class AskService:
         """
         query = request.question
         if history and not extractive:
-            query = await self._standalone(chain, history, request.question, run)
+            query = await self._standalone(chain, history, quoted, request.question, run)
         return await retrieve(
             self.engine,
             records,
@@ -240,13 +245,21 @@ class AskService:
         return [await self.library.get_video(v) for v in resolved]
 
     async def _standalone(
-        self, chain: Sequence[ChatModel], history: list[ChatMessage], question: str, run: ChainRun
+        self,
+        chain: Sequence[ChatModel],
+        history: list[ChatMessage],
+        quoted: set[int],
+        question: str,
+        run: ChainRun,
     ) -> str:
         rewrite = ChainRun(stage="rewrite")
         text = ""
         try:
             async for event in chat_stream(
-                chain[:3], rewrite_messages(history, question), ChatOptions(max_tokens=48), rewrite
+                chain[:3],
+                rewrite_messages(history, question, quoted),
+                ChatOptions(max_tokens=48),
+                rewrite,
             ):
                 if isinstance(event, ChatDelta):
                     text += event.text
@@ -336,3 +349,10 @@ def _history(chat: ChatRecord | None) -> list[ChatMessage]:
     if chat is None:
         return []
     return [ChatMessage("user" if m.role == "user" else "assistant", m.text) for m in chat.messages]
+
+
+def _quoted(chat: ChatRecord | None) -> set[int]:
+    """The indexes (in `_history`) of the turns that quote transcripts: extractive answers."""
+    if chat is None:
+        return set()
+    return {i for i, m in enumerate(chat.messages) if m.role != "user" and m.extractive}

@@ -131,7 +131,7 @@ def source_label(source: BriefSource) -> str:
 def map_messages(question: str, chunk: Chunk, keys: LineKeys | None = None) -> list[ChatMessage]:
     """Claims from one chunk of one video that bear on the question."""
     text = keys.render(chunk.source) if keys is not None else chunk.text()
-    block = fence([(source_label(chunk.source), text)])
+    block = fence([(source_label(chunk.source), text)], structured=True)  # `[key]` lines
     rule = LINE_RULE if keys is not None else QUOTE_RULE
     shown = "the line that shows it" if keys is not None else "the quote that shows it"
     task = (
@@ -162,7 +162,8 @@ def single_messages(
                 else "\n".join(line.render() for line in s.lines),
             )
             for s in sources
-        ]
+        ],
+        structured=True,  # each line starts with its own `[key]` or `[m:ss]`
     )
     task = f"{instructions} {LINE_RULE if keys is not None else QUOTE_RULE}"
     return [

@@ -142,6 +142,9 @@ def render_answer(done: AskDone, meta: AskMeta | None) -> str:
     if done.citations:
         lines.append("Sources:")
         for c in done.citations:
+            if not c.verified and c.reason:  # listed as unsupported, never as a link
+                lines.append(f"[{c.n}] {c.title} @ {clock(c.start)} (unsupported: {c.reason})")
+                continue
             lines.append(f"[{c.n}] {c.title} @ {clock(c.start)} <{c.url}>")
             if c.quote:
                 mark = "" if c.verified else " (not found verbatim)"

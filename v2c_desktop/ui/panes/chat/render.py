@@ -94,7 +94,8 @@ def targets_from_sources(sources: Iterable[SourceInfo]) -> dict[int, Target]:
 def cards_from_citations(
     citations: Iterable[Citation | Mapping[str, Any]], unverified: Iterable[int] = ()
 ) -> list[CitationCard]:
-    """One card per cited number, in the order cited; unverified numbers are left out."""
+    """One card per cited number, in the order cited; unverified numbers and citations the
+    core found unsupported (`reason` set) are left out, so they are never links."""
     skip = set(unverified)
     cards: dict[int, CitationCard] = {}
     for raw in citations:
@@ -102,6 +103,8 @@ def cards_from_citations(
         n = int(c["n"])
         if n in skip or n in cards:
             continue
+        if not c.get("verified", False) and c.get("reason"):
+            continue  # the passage does not support its sentence: listed, never a link
         quote = str(c.get("quote") or "")
         cards[n] = CitationCard(
             n=n,
