@@ -144,3 +144,40 @@ def test_the_brief_pane_has_its_own_shortcut(
     qtbot.keyClick(window, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
     assert window.stack.currentWidget() is window.library
     assert TOGGLE_UNVERIFIED.startswith("v2c-brief:")
+
+
+def test_a_saved_brief_is_renamed_re_run_copied_and_deleted(
+    qtbot: QtBot, crashcourse: CoreAPI, make_window: MakeWindow
+) -> None:
+    from PySide6.QtGui import QGuiApplication
+
+    collection = memory_collection(qtbot, crashcourse)
+    window = make_window(crashcourse)
+    pane = open_briefs(qtbot, window)
+    ask(qtbot, pane, collection, QUESTION)
+    qtbot.waitUntil(pane.form.build.isEnabled, timeout=30000)
+    with qtbot.waitSignal(pane.build_finished, timeout=BUILD_TIMEOUT):
+        qtbot.mouseClick(pane.form.build, Qt.MouseButton.LeftButton)
+    brief = pane.view.brief
+    assert brief is not None
+    qtbot.waitUntil(lambda: pane.saved.ids() == [brief.id], timeout=10000)
+
+    pane.saved.rename_brief(brief.id, "Memory, my notes")
+    qtbot.waitUntil(lambda: "Memory, my notes" in pane.saved.list.item(0).text(), timeout=10000)
+    assert wait_for(qtbot, crashcourse.get_brief(brief.id)).title == "Memory, my notes"
+
+    pane.view.copy_markdown()  # what the user pastes elsewhere: the brief with its links
+    copied = QGuiApplication.clipboard().text()
+    assert copied.startswith("# ") and "&t=" in copied
+
+    pane.saved.list.setCurrentRow(0)
+    with qtbot.waitSignal(pane.build_finished, timeout=BUILD_TIMEOUT) as again:
+        qtbot.mouseClick(pane.saved.rerun, Qt.MouseButton.LeftButton)
+    assert again.args == ["done"]
+    assert pane.saved.ids() == [brief.id]  # re-run in place: the same saved brief
+    assert pane.view.brief is not None and pane.view.brief.id == brief.id
+
+    pane.saved.delete_brief(brief.id)
+    qtbot.waitUntil(lambda: pane.saved.ids() == [], timeout=10000)
+    assert wait_for(qtbot, crashcourse.list_briefs()) == []
+    assert pane.view.brief is None  # the deleted brief is no longer shown

@@ -68,6 +68,7 @@ FACE_MAY_IMPORT = (
     "v2c_desktop.core.paths",
     "v2c_desktop.core.settings",
     "v2c_desktop.core.timecode",
+    "v2c_desktop.core.plain_text",
     "v2c_desktop.core.ids",
     "v2c_desktop.core.file_kinds",
     "v2c_desktop.core.ask.events",

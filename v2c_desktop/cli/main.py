@@ -42,6 +42,7 @@ from .commands import (
     mcp,
     models,
     search,
+    transcribe,
     transcript,
     videos,
 )
@@ -49,7 +50,19 @@ from .invocation import command
 from .output import emit_error
 from .terminal import guard_terminals
 
-COMMAND_MODULES = (add, videos, transcript, collections, search, ask, briefs, export, models, mcp)
+COMMAND_MODULES = (
+    add,
+    videos,
+    transcript,
+    transcribe,
+    collections,
+    search,
+    ask,
+    briefs,
+    export,
+    models,
+    mcp,
+)
 
 #: Exit statuses (see the module docstring).
 ERROR_STATUS = 1

@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
-from v2c_desktop.core.captions.text import strip_controls
+from v2c_desktop.core.plain_text import strip_controls
 
 
 class SafeTerminal:

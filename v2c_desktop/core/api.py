@@ -17,7 +17,7 @@ from .ask.export import chat_markdown
 from .briefs.events import Brief, BriefEstimate, BriefEvent, BriefRequest, BriefSummary
 from .domain.changes import Change
 from .domain.chats import ChatRecord
-from .domain.imports import BatchResult, ItemListing
+from .domain.imports import BatchResult, ImportOutcome, ItemListing
 from .domain.models import DetectedServerInfo, InstalledModelInfo, ModelList, ModelTest
 from .domain.status import LibraryStatus
 from .domain.videos import Collection, VideoRecord, VideoSummary
@@ -25,7 +25,7 @@ from .errors import not_found
 from .export.events import ExportReport, ExportRequest
 from .progress import ProgressCallback, ignore_progress
 from .search.request import SearchRequest, SearchResult
-from .settings import ModelSettings, ServerSetting
+from .settings import AgentSettings, ModelSettings, ServerSetting
 
 if TYPE_CHECKING:  # the services are only built in the owner: clients never import them
     from .services import Services
@@ -45,14 +45,33 @@ class CoreAPI:
         refresh: bool = False,
         languages: list[str] | None = None,
         progress: ProgressCallback = ignore_progress,
+        agent: AgentSettings | None = None,
+        replace_web: bool = False,
+        transcribe: bool = True,
+        stt_model: str | None = None,
     ) -> BatchResult:
+        """`agent`: an AI agent's inputs, limited by these settings (the MCP server sends
+        them); `replace_web`: the user confirmed a local archive may replace a web import."""
         return await self._s.library.add(
             sources,
             collection=collection,
             refresh=refresh,
             languages=tuple(languages or ()),
             progress=progress,
+            agent=agent,
+            replace_web=replace_web,
+            transcribe=transcribe,
+            stt_model=stt_model,
         )
+
+    async def transcribe(
+        self, ref: str, model: str | None = None, progress: ProgressCallback = ignore_progress
+    ) -> ImportOutcome:
+        """Transcribe a saved video's local media file again (speech-to-text), replacing its
+        transcript in one transaction; the outcome's `reason` says what was replaced."""
+        from .stt.importing import retranscribe  # the engine loads only where it is used
+
+        return await retranscribe(self._s.library, ref, model, progress=progress)
 
     async def list_items(self, source: str, limit: int = 50) -> ItemListing:
         """The videos a playlist, channel, folder or URL list holds, without importing them."""

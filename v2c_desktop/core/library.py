@@ -18,14 +18,17 @@ from .domain.videos import Collection, VideoRecord, VideoSummary
 from .errors import V2CError, bad_request, not_found
 from .file_kinds import is_media
 from .ids import youtube_id_from_url
-from .importers.inputs import PlannedItem, plan_inputs, unexpected_failure
+from .importers.inputs import ExpandWeb, PlannedItem, plan_inputs, unexpected_failure
 from .importers.listing import list_items
-from .importers.local import LocalItem, chosen_subtitle, read_local
+from .importers.local import LocalItem, chosen_subtitle, is_local_transcript
+from .importers.web.hosts import HostGuard
 from .importers.web_access import WebAccess
 from .progress import Progress, ProgressCallback, ignore_progress
+from .settings import AgentSettings
 from .store import LibraryStore
 from .store.search_index import Manifest
 from .store.videos import content_hash
+from .stt.importing import SpeechOptions, read_or_transcribe
 
 T = TypeVar("T")
 
@@ -94,11 +97,19 @@ class Library:
         languages: tuple[str, ...] = (),
         progress: ProgressCallback = ignore_progress,
         on_outcome: Callable[[ImportOutcome], None] | None = None,
+        agent: AgentSettings | None = None,
+        replace_web: bool = False,
+        transcribe: bool = True,  # speech-to-text for media without subtitles (core.stt)
+        stt_model: str | None = None,
     ) -> BatchResult:
         """Import every input; each video is saved in its own transaction as soon as it is read.
 
         `on_outcome` hears about each item the moment it is settled, so a long batch shows
         its results as it goes (and a crash loses nothing that was already reported).
+        `agent`: the inputs come from an AI agent (the MCP server), whose URLs, the caption
+        tracks they lead to and their redirects may reach only public hosts unless these
+        settings allow private ones. `replace_web`: the user confirmed that a local archive may
+        replace a video imported from the web (else such an item is skipped, saying so).
         """
         result = BatchResult()
 
@@ -114,7 +125,10 @@ class Library:
             result.collection = await self.run_store(self.store.ensure_collection, collection)
         progress(Progress("plan", 0, len(inputs), "reading inputs"))
         needs_web = any(i.strip().startswith(("http://", "https://")) for i in inputs)
-        expand = self.web.expand if needs_web else _no_web
+        guard = None if agent is None or agent.allow_private_hosts else self.web.agent_guard()
+        expand: ExpandWeb = self.web.expand if needs_web else _no_web
+        if guard is not None:
+            expand = _guarded_expand(expand, guard)
         items, failures = await plan_inputs(inputs, expand)
         for failure in failures:
             settle(
@@ -125,7 +139,15 @@ class Library:
         total = len(items)
         for done, item in enumerate(items):
             progress(Progress("import", done, total, item.label))
-            outcome = await self._import_item(item, refresh=refresh, languages=languages)
+            outcome = await self._import_item(
+                item,
+                refresh=refresh,
+                languages=languages,
+                guard=guard,
+                replace_web=replace_web,
+                speech=SpeechOptions(transcribe, stt_model),
+                progress=progress,
+            )
             if result.collection and outcome.video_id and outcome.status != "failed":
                 await self.run_store(
                     self.store.add_to_collection,
@@ -145,7 +167,15 @@ class Library:
         return result
 
     async def _import_item(
-        self, item: PlannedItem, *, refresh: bool, languages: tuple[str, ...]
+        self,
+        item: PlannedItem,
+        *,
+        refresh: bool,
+        languages: tuple[str, ...],
+        guard: HostGuard | None = None,
+        replace_web: bool = False,
+        speech: SpeechOptions | None = None,
+        progress: ProgressCallback = ignore_progress,
     ) -> ImportOutcome:
         try:
             if item.url is not None:
@@ -161,10 +191,26 @@ class Library:
                         f"youtube:{known}",
                         reason="already in the library (use --refresh to import it again)",
                     )
-                record = await self.web.fetch(item.url, languages=languages)
+                if guard is None:
+                    record = await self.web.fetch(item.url, languages=languages)
+                else:
+                    record = await self.web.fetch(item.url, languages=languages, guard=guard)
             else:
                 assert item.local is not None
-                read = await asyncio.to_thread(read_local, item.local, languages or ("en",))
+                read = await read_or_transcribe(  # a media file alone: speech-to-text
+                    self,
+                    item.local,
+                    languages or ("en",),
+                    options=speech or SpeechOptions(),
+                    refresh=refresh,
+                    progress=progress,
+                )
+                if isinstance(read, ImportOutcome):
+                    return read
+                if not replace_web:
+                    kept = await self._web_import_kept(item.label, read.record)
+                    if kept is not None:
+                        return kept
                 outcome = await self._save(item.label, read.record, refresh=refresh)
                 outcome.warnings = read.warnings
                 return outcome
@@ -174,6 +220,29 @@ class Library:
         except Exception as exc:  # whatever its type, one item's failure never stops the batch
             error = unexpected_failure(item.label, exc)
             return ImportOutcome(item.label, "failed", reason=error.message, error=error)
+
+    async def _web_import_kept(self, label: str, record: VideoRecord) -> ImportOutcome | None:
+        """A `skipped` outcome when the local `record` would replace a web import, else None.
+
+        An archive's `.info.json` may claim any video's id; what the library read from the
+        site itself is kept unless the user confirms (`v2c add --replace-web`). A video
+        imported from local files (its transcript's producer says so) is theirs to update.
+        """
+        vid = record.video.id
+        if not await self.run_store(self.store.has_video, vid):
+            return None
+        existing = await self.run_store(self.store.get_video, vid)
+        if existing.video.platform == "file" or is_local_transcript(existing.transcript):
+            return None
+        return ImportOutcome(
+            label,
+            "skipped",
+            vid,
+            existing.video.title,
+            reason=f"{vid} was imported from the web, so this local archive did not replace "
+            f"its transcript ({existing.transcript.producer or 'web captions'}); to replace "
+            f"it with the archive's, add it again with `v2c add {label} --replace-web`",
+        )
 
     async def _save(self, label: str, record: VideoRecord, *, refresh: bool) -> ImportOutcome:
         vid = record.video.id
@@ -276,3 +345,13 @@ def _media_file(path: str) -> str:
 
 async def _no_web(url: str) -> list[str]:
     return [url]
+
+
+def _guarded_expand(expand: ExpandWeb, guard: HostGuard) -> ExpandWeb:
+    """`expand`, refusing an agent's URL before yt-dlp reads it."""
+
+    async def checked(url: str) -> list[str]:
+        await guard.check(url)
+        return await expand(url)
+
+    return checked

@@ -12,7 +12,6 @@ import json
 import os
 import re
 import threading
-import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -130,9 +129,7 @@ def test_a_sparse_2_gb_srt_is_refused_by_its_size_without_reading_it(tmp_path: P
         handle.write(GOOD_SRT.encode())
         handle.truncate(2 * 1024**3)  # sparse: no disk, and 2 GB to anyone who reads it
     good = good_file(tmp_path)
-    started = time.monotonic()
-    result = add(tmp_path, [big, good])
-    assert time.monotonic() - started < 20  # reading 2 GB of zeros would take far longer
+    result = add(tmp_path, [big, good])  # refused by its size: the message says both
     error = assert_failed_cleanly(outcome_for(result, big), "big.srt", "2.0 GB", "50 MB")
     assert error.details["max_bytes"] == SUBTITLE_MAX_BYTES
     assert outcome_for(result, good).status == "added"
@@ -169,10 +166,8 @@ def test_a_caption_download_that_never_ends_is_stopped_by_its_deadline() -> None
             await asyncio.sleep(0.05)
             yield b"a"
 
-    started = time.monotonic()
-    with pytest.raises(V2CError) as caught:
+    with pytest.raises(V2CError) as caught:  # without the deadline this never returns
         _fetch(_stream(trickle), deadline=0.5)
-    assert time.monotonic() - started < 5
     assert caught.value.code == "upstream"
     assert "took longer than 0.5 s" in caught.value.message and caught.value.hint
 
@@ -236,16 +231,16 @@ def test_any_exception_in_one_item_becomes_its_failure(
 ) -> None:
     import v2c_desktop.core.library as library_module
 
-    real = library_module.read_local
+    real = library_module.read_or_transcribe
     bad = good_file(tmp_path, "bad.srt")
     good = good_file(tmp_path)
 
-    def read_local(item: Any, languages: tuple[str, ...]) -> Any:
+    async def read_or_transcribe(library: Any, item: Any, *args: Any, **kwargs: Any) -> Any:
         if item.subtitles[0][0] == bad:
             raise error
-        return real(item, languages)
+        return await real(library, item, *args, **kwargs)
 
-    monkeypatch.setattr(library_module, "read_local", read_local)
+    monkeypatch.setattr(library_module, "read_or_transcribe", read_or_transcribe)
     result = add(tmp_path, [bad, good])
     failed = assert_failed_cleanly(outcome_for(result, bad), "bad.srt")
     assert failed.code == "internal"

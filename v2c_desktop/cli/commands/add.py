@@ -26,7 +26,20 @@ def register(
     p.add_argument("sources", nargs="+", metavar="SOURCE")
     p.add_argument("--collection", metavar="NAME", help="also add the videos to this collection")
     p.add_argument("--refresh", action="store_true", help="import again even if already saved")
+    p.add_argument(
+        "--replace-web",
+        action="store_true",
+        help="let a local archive (.info.json with subtitles) replace the transcript of a video "
+        "imported from the web; without it such a video is skipped and the web import kept",
+    )
     add_web_options(p)
+    p.add_argument(
+        "--no-transcribe",
+        action="store_true",
+        help="a media file without a subtitle file fails (no-transcript) instead of having "
+        "its speech transcribed on this computer",
+    )
+    p.add_argument("--stt-model", metavar="ID", help="speech-to-text model (default: tiny.en)")
     p.add_argument(
         "--no-index",
         action="store_true",
@@ -93,6 +106,9 @@ async def run(args: argparse.Namespace) -> int:
             refresh=args.refresh,
             languages=list(args.lang or []),
             progress=AddProgress(lines=not args.json),
+            replace_web=args.replace_web,
+            transcribe=not args.no_transcribe,
+            stt_model=args.stt_model,
         )
     if args.json:
         emit_json(result.to_dict("cli"))

@@ -3,7 +3,10 @@
 A folder archived with `yt-dlp --write-subs --write-info-json` holds `<name>.info.json` beside
 `<name>.<lang>.srt|vtt` (and maybe the media file): the info JSON gives the real id, title,
 channel, date, duration, chapters and URL, so such a video gets the same id as if it had been
-imported from the web and re-importing it from either side replaces, never duplicates.
+imported from the web and is never duplicated. The info JSON is untrusted, though, and may
+claim any video's id: an archive replaces a video the library read from the web only when
+the user confirms (`v2c add --replace-web`), and its transcript keeps saying where it came
+from (`producer`: "yt-dlp archive (...)", `source_path`: the file).
 
 Without an info JSON the id is the hash of the media (or subtitle) file, and the title is the
 best one at hand: a `meta.json` / `metadata.json` beside the subtitle, when that folder holds
@@ -25,7 +28,6 @@ from typing import Any
 from urllib.parse import urlparse
 
 from ..captions import Captions, read_captions
-from ..captions.text import strip_controls
 from ..domain.videos import Chapter, Origin, Segment, Transcript, Video, VideoRecord
 from ..errors import V2CError, bad_request, no_transcript, unsupported_input
 from ..file_kinds import (
@@ -35,6 +37,7 @@ from ..file_kinds import (
     SUBTITLE_MAX_BYTES,
 )
 from ..ids import file_video_id, youtube_id_from_url
+from ..plain_text import strip_controls
 from .reading import check_regular, read_limited
 from .web.metadata import chapters_from_info, video_from_info
 
@@ -154,8 +157,8 @@ def _pick_subtitle(item: LocalItem, languages: tuple[str, ...]) -> tuple[Path, s
         target = item.media.name if item.media else item.base
         raise no_transcript(
             f"{target} has no subtitle file beside it",
-            f"put a subtitle file named {item.base}.srt (or {item.base}.en.vtt) next to it; "
-            "speech-to-text for local files is not available yet",
+            f"put a subtitle file named {item.base}.srt (or {item.base}.en.vtt) next to it, "
+            "or add it without `--no-transcribe` to have its speech transcribed",
         )
     return next((sub, lang) for sub, lang in item.subtitles if sub == chosen)
 
@@ -319,6 +322,19 @@ class LocalRead:
     warnings: list[str] = field(default_factory=list)
 
 
+#: How a local import names the transcript's producer: the provenance that tells a video
+#: read from the user's files from one the library read from the site itself.
+ARCHIVE_PRODUCER = "yt-dlp archive"
+SUBTITLE_PRODUCER = "subtitle file"
+
+
+def is_local_transcript(transcript: Transcript) -> bool:
+    """Whether `transcript` was read from local files (a subtitle file, a yt-dlp archive)."""
+    return transcript.origin == "subtitle-file" or transcript.producer.startswith(
+        (ARCHIVE_PRODUCER, SUBTITLE_PRODUCER)
+    )
+
+
 def load_local(item: LocalItem, languages: tuple[str, ...] = ("en",)) -> VideoRecord:
     """Read one local video: its transcript from the sidecar, metadata from info.json if any."""
     return read_local(item, languages).record
@@ -344,7 +360,9 @@ def read_local(item: LocalItem, languages: tuple[str, ...] = ("en",)) -> LocalRe
         video = video_from_info(info)
         chapters = chapters_from_info(info)
         origin = _origin_from_info(info, language or str(info.get("language") or ""))
-        producer = f"yt-dlp archive ({info.get('extractor_key') or info.get('extractor') or 'web'})"
+        producer = (
+            f"{ARCHIVE_PRODUCER} ({info.get('extractor_key') or info.get('extractor') or 'web'})"
+        )
         language = language or str(info.get("language") or "")
     else:
         anchor = item.media or sub_path
@@ -359,7 +377,8 @@ def read_local(item: LocalItem, languages: tuple[str, ...] = ("en",)) -> LocalRe
             duration=_trusted_duration(meta.duration, segments),
         )
         video.native_id = video.id.split(":", 1)[1]
-        origin, producer = "subtitle-file", strip_controls(f"subtitle file {sub_path.name}")
+        origin = "subtitle-file"
+        producer = strip_controls(f"{SUBTITLE_PRODUCER} {sub_path.name}")
     video.source_path = str((item.media or sub_path).resolve())
     if video.duration is None:
         video.duration = max((s.end for s in segments), default=0.0)

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...captions.text import strip_controls
 from ...domain.videos import Chapter, Video
 from ...ids import video_id
+from ...plain_text import strip_controls
 
 _YYYYMMDD = re.compile(r"^(\d{4})(\d{2})(\d{2})$")
 
