@@ -69,9 +69,7 @@ class CoreAPI:
     ) -> ImportOutcome:
         """Transcribe a saved video's local media file again (speech-to-text), replacing its
         transcript in one transaction; the outcome's `reason` says what was replaced."""
-        from .stt.importing import retranscribe  # the engine loads only where it is used
-
-        return await retranscribe(self._s.library, ref, model, progress=progress)
+        return await self._s.library.transcribe(ref, model, progress)
 
     async def list_items(self, source: str, limit: int = 50) -> ItemListing:
         """The videos a playlist, channel, folder or URL list holds, without importing them."""

@@ -198,7 +198,7 @@ class Library:
             else:
                 assert item.local is not None
                 read = await read_or_transcribe(  # a media file alone: speech-to-text
-                    self,
+                    self._saved,
                     item.local,
                     languages or ("en",),
                     options=speech or SpeechOptions(),
@@ -243,6 +243,26 @@ class Library:
             f"its transcript ({existing.transcript.producer or 'web captions'}); to replace "
             f"it with the archive's, add it again with `v2c add {label} --replace-web`",
         )
+
+    async def _saved(self, video_id: str) -> VideoRecord | None:
+        """The saved video, or None when the library does not hold it."""
+        if not await self.run_store(self.store.has_video, video_id):
+            return None
+        return await self.run_store(self.store.get_video, video_id)
+
+    async def transcribe(
+        self, ref: str, model: str | None = None, progress: ProgressCallback = ignore_progress
+    ) -> ImportOutcome:
+        """Transcribe a saved video's local media file again and replace its transcript in
+        one transaction; the outcome's `reason` says what was replaced."""
+        from .stt.importing import transcribe_again  # the engine loads only where it is used
+
+        record = await self.get_video(ref)
+        replaced, reason, warnings = await transcribe_again(record, model, progress=progress)
+        outcome = await self._save(str(record.video.source_path), replaced, refresh=True)
+        outcome.reason = reason + (f"; {outcome.reason}" if outcome.reason else "")
+        outcome.warnings = warnings
+        return outcome
 
     async def _save(self, label: str, record: VideoRecord, *, refresh: bool) -> ImportOutcome:
         vid = record.video.id

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..domain.imports import ImportOutcome
 from ..domain.videos import Chapter, Transcript, Video, VideoRecord
@@ -36,9 +36,6 @@ from .models import resolve_model
 from .types import SpeechResult, Transcriber
 from .whisper import FasterWhisperTranscriber
 from .worker import transcribe_in_worker
-
-if TYPE_CHECKING:
-    from ..library import Library
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,8 +111,11 @@ def _video_for(item: LocalItem, media: Path) -> tuple[Video, list[str], list[Cha
     return video, warnings, chapters
 
 
+SavedLookup = Callable[[str], Awaitable[VideoRecord | None]]
+
+
 async def read_or_transcribe(
-    library: Library,
+    saved_video: SavedLookup,
     item: LocalItem,
     languages: tuple[str, ...],
     *,
@@ -131,8 +131,8 @@ async def read_or_transcribe(
     assert item.media is not None
     media = item.media
     video, warnings, chapters = await asyncio.to_thread(_video_for, item, media)
-    if not refresh and await library.run_store(library.store.has_video, video.id):
-        saved = await library.run_store(library.store.get_video, video.id)
+    saved = None if refresh else await saved_video(video.id)
+    if saved is not None:
         return ImportOutcome(
             str(media),
             "skipped",
@@ -151,16 +151,15 @@ async def read_or_transcribe(
     return LocalRead(record, media, [*warnings, *result.warnings])
 
 
-async def retranscribe(
-    library: Library,
-    ref: str,
+async def transcribe_again(
+    record: VideoRecord,
     model: str | None = None,
     *,
     progress: ProgressCallback = ignore_progress,
-) -> ImportOutcome:
-    """Transcribe a saved video's media file again and replace its transcript (one
-    transaction: the store's save); the outcome's `reason` says what was replaced."""
-    record = await library.get_video(ref)
+) -> tuple[VideoRecord, str, list[str]]:
+    """A saved video's media file transcribed again: the record with its new transcript,
+    the words saying what it replaces, and the recogniser's warnings (the library saves it,
+    in one transaction)."""
     source = record.video.source_path
     if not source or not is_media(source):
         raise bad_request(
@@ -180,12 +179,9 @@ async def retranscribe(
     replaced = VideoRecord(record.video, new, record.chapters)
     if replaced.video.duration is None:
         replaced.video.duration = result.duration
-    outcome = await library._save(str(media), replaced, refresh=True)
     was = old.producer or old.origin
-    outcome.reason = (
+    reason = (
         f"replaced its transcript ({old.origin}, {was}, {len(old.segments)} lines) with a new "
         f"one by {new.producer} ({len(new.segments)} lines, {result.speed:.1f}x real time)"
-        + (f"; {outcome.reason}" if outcome.reason else "")
     )
-    outcome.warnings = list(result.warnings)
-    return outcome
+    return replaced, reason, list(result.warnings)
