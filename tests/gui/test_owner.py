@@ -139,7 +139,7 @@ def test_a_video_an_agent_imports_appears_in_the_running_app_without_a_click(
     """The app owns the library; a real `v2c mcp` (the official MCP client drives it)
     imports the sample through a read tool; the library pane lists it and the search pane
     finds it, with nobody touching the window: the panes follow the owner's change feed."""
-    from tests.mcp.harness import McpProcess, server_env
+    from tests.mcp.harness import McpProcess, allow_agents, server_env
     from tests.unit.owner.toys import remove_dir, short_dir
 
     runtime = short_dir()
@@ -158,8 +158,11 @@ def test_a_video_an_agent_imports_appears_in_the_running_app_without_a_click(
     results: list[object] = []
     srt = next(sample_dir().glob("*.srt"))
 
+    home = library.parent / "agent-home"
+    allow_agents(home, [sample_dir()])  # the user lets agents read the samples folder
+
     def agent() -> None:
-        server = McpProcess(library, server_env(library.parent / "agent-home", runtime))
+        server = McpProcess(library, server_env(home, runtime))
         started.append(server)
         results.append(server.call("get_metadata", {"url": str(srt)}))
 
