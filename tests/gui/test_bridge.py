@@ -10,7 +10,7 @@ from pytestqt.qtbot import QtBot
 
 from v2c_desktop.core.errors import V2CError
 from v2c_desktop.core.progress import Progress, ProgressCallback
-from v2c_desktop.ui.bridge import UNKNOWN_TOTAL, JobRunner
+from v2c_desktop.ui.bridge import UNKNOWN_TOTAL, JobRunner, _widget_deleted
 
 pytestmark = pytest.mark.gui
 
@@ -104,3 +104,33 @@ def test_shutdown_cancels_every_job(qtbot: QtBot, runner: JobRunner) -> None:
     qtbot.waitUntil(future.done)
     assert sorted(cancelled) == sorted(jobs)
     assert runner.active() == []
+
+
+def test_a_result_for_a_widget_closed_meanwhile_is_dropped_quietly(
+    qtbot: QtBot, runner: JobRunner
+) -> None:
+    """A dialog closed while its list loads: the late result must not raise on the deleted
+    combo box (which failed a later test's teardown), and the job still ends."""
+    import shiboken6
+    from PySide6.QtCore import QCoreApplication, QEvent
+    from PySide6.QtWidgets import QComboBox
+
+    gate = asyncio.Event()
+
+    async def work(_progress: ProgressCallback) -> list[str]:
+        await gate.wait()
+        return ["a", "b"]
+
+    combo = QComboBox()
+    with qtbot.waitSignal(runner.finished) as finished:
+        job = runner.start(work, label="List", on_finished=combo.addItems)
+        combo.deleteLater()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        assert not shiboken6.isValid(combo)
+        gate.set()
+    assert finished.args == [job, ["a", "b"]]
+    assert runner.active() == []
+
+    # only that error is dropped: any other error in a callback is a bug and stays loud
+    assert _widget_deleted(RuntimeError("Internal C++ object (QComboBox) already deleted."))
+    assert not _widget_deleted(RuntimeError("a real bug"))

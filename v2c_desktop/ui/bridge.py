@@ -204,12 +204,28 @@ class JobRunner(QObject):
     def _settle(
         self, job: _Job, emit: Callable[[], None], callback: Callable[[], None] | None
     ) -> None:
-        """Call the caller's callback, emit the signal, then forget the job."""
+        """Call the caller's callback, emit the signal, then forget the job.
+
+        A result may arrive after the widget that asked for it was closed and deleted (a
+        dialog shut while its list loads, a window closing with its first reads in flight);
+        its callback then fails on the deleted C++ object. That is not an error: the job's
+        audience is gone, so the callback is skipped and the signal still goes out.
+        """
         try:
             if callback is not None:
-                callback()
+                try:
+                    callback()
+                except RuntimeError as exc:
+                    if not _widget_deleted(exc):
+                        raise
+                    log.debug("job %s finished after its widget closed", job.info.id)
             emit()
         finally:
             self._jobs.pop(job.info.id, None)
             if job.info.visible:
                 self.jobs_changed.emit()
+
+
+def _widget_deleted(exc: RuntimeError) -> bool:
+    """The error PySide raises when code touches a Qt object already deleted."""
+    return "already deleted" in str(exc)
