@@ -98,8 +98,15 @@ def test_real_smollm2_under_the_grammar_cites_only_verified_quotes(tmp_path: Pat
             await api.aclose()
 
     brief, record = run(go(), timeout=900)
-    assert brief.model == SMOLLM2 and not brief.extractive
-    assert brief.pass_kind == "single"
+    assert not brief.extractive and brief.pass_kind == "single"
+    if brief.model is None:
+        # the 135M model's answer did not come back in the schema (seen once in CI, likely
+        # cut at its token budget mid-JSON): then the brief is partial, says why, cites nothing
+        assert brief.status == "partial", brief.notes
+        assert any(n.startswith("writing the brief failed") for n in brief.notes), brief.notes
+        assert not citations_of(brief)
+        return
+    assert brief.model == SMOLLM2
     index = TranscriptIndex(record.transcript.segments)
     assert_every_citation_verifies(brief, {record.video.id: index})
     # a brief calls itself complete only when it cites; otherwise it says what is missing
