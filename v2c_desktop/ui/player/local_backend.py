@@ -91,9 +91,16 @@ class LocalBackend(PlayerBackend):
         return self.player.duration() / 1000
 
     def stop(self) -> None:
+        """Silence it when the dock shows something else: a pause, not `QMediaPlayer.stop`.
+
+        `stop()` tears the FFmpeg playback engine down while the GUI thread holds the GIL;
+        its audio thread, destroying its objects meanwhile, waits for the GIL in PySide's
+        override check while holding the lock `stop()` waits for: a deadlock (seen in CI
+        switching sources). A pause keeps the engine, and the file stays open for the next
+        timestamp of the same video."""
         self._pending = None
         self._play_when_ready = False
-        self.player.stop()
+        self.player.pause()
 
     def set_rate(self, rate: float) -> None:
         self.player.setPlaybackRate(rate)
