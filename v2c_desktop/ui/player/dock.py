@@ -27,9 +27,9 @@ from v2c_desktop.core.timecode import clock
 
 from ..actions import focus_is_text_input
 from ..bridge import JobRunner
+from ..elided_label import ElidedLabel
 from .backend import PlayerBackend
 from .choice import Kind, choose_playback, media_beside
-from .elided_label import ElidedLabel
 from .reader import OpenUrl, TranscriptReader
 from .transport import KEYS, RATES, VOLUME_STEP, TransportBar
 
@@ -103,7 +103,7 @@ class PlayerDock(QDockWidget):
         self._request = 0
         self.rate, self.volume, self.muted = 1.0, 1.0, False
 
-        self.title = ElidedLabel("Nothing is playing")
+        self.title = ElidedLabel("Nothing is playing", preferred=200, least=0)
         self.title.setObjectName("playerTitle")
         self.stack = QStackedWidget()
         self.placeholder = QLabel("Click a timestamp to play that moment here.")

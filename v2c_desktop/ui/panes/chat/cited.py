@@ -15,10 +15,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...elided_label import ElidedLabel
 from ...links import parse_seek_href, seek_href
 from ...rich_text import escape
 from ..seek_card import SeekCard, card_label
-from .elided import ElidedLabel
 from .render import CitationCard, Rendered, Target
 
 

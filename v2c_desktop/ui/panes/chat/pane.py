@@ -29,8 +29,8 @@ from v2c_desktop.core.domain.videos import Collection, VideoSummary
 from v2c_desktop.core.errors import V2CError
 
 from ...bridge import JobRunner
+from ...elided_label import ElidedLabel
 from .conversation import Conversation
-from .elided import ElidedLabel
 from .models import ChatModelSource, ModelChoices, ModelPicker
 from .saved import SavedChats
 from .scope import ScopePicker

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from v2c_desktop.core.domain.videos import Collection, VideoSummary
 
-from .elided import ElidedLabel
+from ...elided_label import ElidedLabel
 
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 LIBRARY, VIDEOS, COLLECTION = "The whole library", "Videos", "A collection"

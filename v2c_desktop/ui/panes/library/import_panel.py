@@ -32,8 +32,8 @@ from PySide6.QtWidgets import (
 from v2c_desktop.core.domain.imports import BatchResult
 
 from ...bridge import UNKNOWN_TOTAL, JobRunner
+from ...elided_label import ElidedLabel, breakable
 from ...rich_text import escape
-from .elided_label import ElidedLabel, breakable
 
 VIDEO_LINK = "v2c-video:"
 SHOWN_LINKS = 5

@@ -22,7 +22,7 @@ from v2c_desktop.core.domain.videos import VideoRecord
 from v2c_desktop.core.ids import is_web
 from v2c_desktop.core.timecode import clock
 
-from .elided_label import ElidedLabel
+from ...elided_label import ElidedLabel
 from .find_bar import FindBar
 from .transcript_view import TranscriptView
 

@@ -17,8 +17,8 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QVBoxLay
 from v2c_desktop.core.search.request import SearchHit
 from v2c_desktop.core.timecode import clock
 
+from ...elided_label import ElidedLabel
 from ...rich_text import escape, snippet_html
-from ..library.elided_label import ElidedLabel
 from ..seek_card import SeekCard, card_label
 
 _MARKED = re.compile(r"\*\*(.+?)\*\*", re.DOTALL)

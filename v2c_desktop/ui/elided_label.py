@@ -1,6 +1,7 @@
 """A one-line label that never widens its pane: long text ends in `…`, the whole text is
 its tooltip. Titles, paths and links are untrusted and may be any length; none of them may
-push the window wider or move the buttons beside them."""
+push the window wider or move the buttons beside them. One class for every pane (library,
+search, chat) and the player's title."""
 
 from __future__ import annotations
 
@@ -15,16 +16,22 @@ class ElidedLabel(QLabel):
     """Plain text on one line, elided to the width it is given.
 
     `preferred` caps the width it asks for (its size hint); it takes any width it is given
-    and never asks for more than a few characters as its minimum.
+    and never asks for more than `least` characters' worth (of `…`) as its minimum.
     """
 
     def __init__(
-        self, text: str = "", parent: QWidget | None = None, *, preferred: int = 320
+        self,
+        text: str = "",
+        parent: QWidget | None = None,
+        *,
+        preferred: int = 320,
+        least: int = 4,
     ) -> None:
         super().__init__(parent)
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self._preferred = preferred
+        self._least = least
         self._full = ""
         self.set_full_text(text)
 
@@ -37,7 +44,7 @@ class ElidedLabel(QLabel):
         return self._full
 
     def minimumSizeHint(self) -> QSize:
-        least = self.fontMetrics().horizontalAdvance("…") * 4
+        least = self.fontMetrics().horizontalAdvance("…") * self._least
         return QSize(least, super().minimumSizeHint().height())
 
     def sizeHint(self) -> QSize:
