@@ -99,11 +99,12 @@ class Progress:
         except Exception:  # a client that left mid-call must not fail the work
             log.debug("progress notification not sent", exc_info=True)
 
-    def listener(self, base: int) -> ProgressCallback:
-        """A core progress callback mapping `done/total` to `base + fraction` of a unit."""
+    def listener(self, base: int, stage: str = "import") -> ProgressCallback:
+        """A core progress callback mapping `done/total` of `stage` events to `base +
+        fraction` of a unit."""
 
         def hear(event: CoreProgress) -> None:
-            if event.stage != "import" or not event.total:
+            if event.stage != stage or not event.total:
                 return
             fraction = min(event.done / event.total, 0.99)
             task = asyncio.get_running_loop().create_task(

@@ -8,7 +8,6 @@ agent can pass on. The notes keep whatever the user wrote in them (`core/export`
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any
@@ -19,7 +18,6 @@ from pydantic import Field
 
 from v2c_desktop.core.errors import bad_request
 from v2c_desktop.core.export.events import ExportReport, ExportRequest
-from v2c_desktop.core.progress import Progress as CoreProgress
 from v2c_desktop.core.settings import load_settings
 
 from ..deps import Deps
@@ -51,13 +49,6 @@ def register(server: MCPServer[Any], deps: Deps) -> None:
         vault, folder = _vault(deps)
         progress = Progress(ctx, 1)
         api = await deps.core()
-        sent: list[asyncio.Task[None]] = []
-
-        def hear(event: CoreProgress) -> None:  # called on the loop, note by note
-            if event.total:
-                fraction = min(event.done / event.total, 0.99)
-                sent.append(asyncio.ensure_future(progress.advance(fraction, event.message)))
-
         report = await api.export_obsidian(
             ExportRequest(
                 vault=str(vault),
@@ -67,9 +58,9 @@ def register(server: MCPServer[Any], deps: Deps) -> None:
                 brief_ids=tuple(brief_ids or ()),
                 dry_run=dry_run,
             ),
-            progress=hear,
+            progress=progress.listener(0, "export"),  # note by note
         )
-        await asyncio.gather(*sent)  # every notification goes out before the result
+        await progress.drain()  # every notification goes out before the result
         return text_result(dumps(summary(report)))
 
     add_tool(
