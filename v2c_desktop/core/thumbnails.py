@@ -33,7 +33,7 @@ import httpx
 from .domain.videos import Video
 from .file_kinds import is_media
 from .ids import is_web
-from .video_frame import frame_of
+from .video_frame import frame_key, frame_ppm
 
 MAX_BYTES = 2 * 1024 * 1024
 MAX_DOWNLOADS = 4
@@ -76,7 +76,7 @@ class Thumbnails:
         if beside:
             return beside
         if video.source_path and is_media(video.source_path):
-            frame = await asyncio.to_thread(frame_of, Path(video.source_path), self.cache_dir)
+            frame = await asyncio.to_thread(self._frame, Path(video.source_path))
             if frame:
                 return frame
         url = video.thumbnail_url
@@ -94,6 +94,23 @@ class Thumbnails:
             self._running[url] = task
             task.add_done_callback(lambda _t: self._running.pop(url, None))
         return await asyncio.shield(task)
+
+    def _frame(self, media: Path) -> str:
+        """A cached still of the local video `media` (made on first use), or ""."""
+        name = frame_key(media)
+        if name is None:
+            return ""
+        target = self.cache_dir / name
+        if target.is_file():
+            return str(target)
+        body = frame_ppm(media)
+        if body is None:
+            return ""
+        try:
+            _write_atomically(target, body)
+        except OSError:
+            return ""
+        return str(target)
 
     def _stem(self, url: str) -> str:
         return hashlib.sha256(url.encode("utf-8")).hexdigest()[:32]

@@ -3,15 +3,14 @@
 PyAV carries FFmpeg inside its wheels, so any format the player knows decodes without a
 system ffmpeg. The frame is taken a tenth of the way in (past a black opening), scaled to
 `WIDTH` pixels wide and written as a binary PPM, which every Qt build reads and which needs
-no image library here. A file with no video stream (audio, a broken file) has no frame: "".
+no image library here (`thumbnails.py` caches it). A file with no video stream (audio, a
+broken file) has no frame.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
-import os
-import tempfile
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -22,35 +21,27 @@ AT_SHARE = 0.1
 AT_MOST_S = 60.0
 
 
-def frame_of(media: Path, cache_dir: Path) -> str:
-    """The path of a cached still of `media` (made on first use), or "" when none can be."""
+def frame_key(media: Path) -> str | None:
+    """The name a still of `media` is cached under (its path, size and mtime), or None."""
     try:
         info = media.stat()
     except OSError:
-        return ""
+        return None
     key = f"{media.resolve()}|{info.st_size}|{info.st_mtime_ns}".encode()
-    target = cache_dir / f"frame-{hashlib.sha256(key).hexdigest()[:32]}.ppm"
-    if target.is_file():
-        return str(target)
+    return f"frame-{hashlib.sha256(key).hexdigest()[:32]}.ppm"
+
+
+def frame_ppm(media: Path) -> bytes | None:
+    """A still of `media` as a binary PPM, or None when it has no video frame to give."""
     try:
         picture = _decode(media)
     except Exception as exc:  # any decoder failure is "no frame", never an error to show
         log.info("no frame from %s: %s", media.name, exc)
-        return ""
+        return None
     if picture is None:
-        return ""
+        return None
     width, height, rgb = picture
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=cache_dir, prefix=".frame-")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(f"P6\n{width} {height}\n255\n".encode("ascii"))
-            out.write(rgb)
-        os.replace(temporary, target)
-    except OSError:
-        Path(temporary).unlink(missing_ok=True)
-        return ""
-    return str(target)
+    return f"P6\n{width} {height}\n255\n".encode("ascii") + rgb
 
 
 def _decode(media: Path) -> tuple[int, int, bytes] | None:
