@@ -559,3 +559,27 @@ def test_thumbnails_come_from_the_thumbnail_url_once_and_a_placeholder_otherwise
         assert again.thumbnails.has_picture(sample) and server.requests == ["/thumb.png"]
     finally:
         server.close()
+
+
+def test_a_dropped_folder_says_how_far_its_walk_has_come(
+    qtbot: QtBot, core: CoreAPI, runner: JobRunner, tmp_path: Path
+) -> None:
+    folder = tmp_path / "Lectures"
+    for week in range(3):
+        (folder / f"week{week}").mkdir(parents=True)
+        (folder / f"week{week}" / f"talk{week}.en.srt").write_text(
+            f"1\n00:00:01,000 --> 00:00:03,000\nWeek {week} begins.\n", encoding="utf-8"
+        )
+    pane = make_pane(qtbot, core, runner)
+    shown: list[str] = []
+    job = ""
+
+    def on_progress(job_id: str, stage: str, *_: object) -> None:
+        if job_id == job and stage == "scan":  # the row has already drawn this event
+            shown.append(pane.imports.rows[job].status.text())
+
+    runner.progress.connect(on_progress)
+    with qtbot.waitSignal(runner.finished, timeout=60000):
+        job = pane.start_import([str(folder)])
+    assert shown and shown[-1] == "Scanning Lectures: 3 files"
+    qtbot.waitUntil(lambda: pane.table.model.rowCount() == 3)

@@ -129,7 +129,7 @@ class Library:
         expand: ExpandWeb = self.web.expand if needs_web else _no_web
         if guard is not None:
             expand = _guarded_expand(expand, guard)
-        items, failures = await plan_inputs(inputs, expand)
+        items, failures = await plan_inputs(inputs, expand, progress)
         for failure in failures:
             settle(
                 ImportOutcome(

@@ -16,7 +16,9 @@ from urllib.parse import unquote, urlparse
 from ..errors import V2CError, unsupported_input
 from ..file_kinds import MEDIA_EXTENSIONS, SUBTITLE_EXTENSIONS, URL_LIST_EXTENSIONS
 from ..ids import is_web
-from .local import LocalItem, item_for_file, scan_folder
+from ..progress import ProgressCallback, ignore_progress
+from .folder_scan import scan_files
+from .local import LocalItem, folder_items, item_for_file, media_items
 from .reading import check_regular
 from .web.expand import read_url_list
 
@@ -72,15 +74,17 @@ def _as_path(text: str) -> Path | None:
 
 
 async def plan_inputs(
-    inputs: list[str], expand_web: ExpandWeb
+    inputs: list[str], expand_web: ExpandWeb, progress: ProgressCallback = ignore_progress
 ) -> tuple[list[PlannedItem], list[PlanFailure]]:
-    """Expand every input into items; inputs that cannot be read become failures, not errors."""
+    """Expand every input into items; inputs that cannot be read become failures, not errors.
+
+    `progress` hears a folder's walk (`scan` events); cancelling stops the walk too."""
     items: list[PlannedItem] = []
     failures: list[PlanFailure] = []
     for raw in inputs:
         text = raw.strip()
         try:
-            items.extend(await _plan_one(text, expand_web))
+            items.extend(await _plan_one(text, expand_web, progress))
         except V2CError as exc:
             failures.append(PlanFailure(text, exc))
         except Exception as exc:  # one input's failure, whatever its type, never stops the others
@@ -108,7 +112,9 @@ def unexpected_failure(label: str, exc: Exception) -> V2CError:
     )
 
 
-async def _plan_one(text: str, expand_web: ExpandWeb) -> list[PlannedItem]:
+async def _plan_one(
+    text: str, expand_web: ExpandWeb, progress: ProgressCallback = ignore_progress
+) -> list[PlannedItem]:
     if is_web_url(text):
         return [PlannedItem(text, url=url) for url in await expand_web(text)]
     path = _as_path(text)
@@ -119,7 +125,7 @@ async def _plan_one(text: str, expand_web: ExpandWeb) -> list[PlannedItem]:
             "a folder, or a .txt file with one URL per line",
         )
     if path.is_dir():
-        found = await asyncio.to_thread(scan_folder, path)
+        found = media_items(await scan_files(path, progress))
         if not found:
             raise unsupported_input(
                 f"the folder {path} holds no subtitle or media files",
@@ -130,7 +136,7 @@ async def _plan_one(text: str, expand_web: ExpandWeb) -> list[PlannedItem]:
     if suffix in URL_LIST_EXTENSIONS:
         planned: list[PlannedItem] = []
         for url in await asyncio.to_thread(read_url_list, path):
-            planned.extend(await _plan_one(url, expand_web))
+            planned.extend(await _plan_one(url, expand_web, progress))
         return planned
     if (
         suffix in SUBTITLE_EXTENSIONS
@@ -139,7 +145,7 @@ async def _plan_one(text: str, expand_web: ExpandWeb) -> list[PlannedItem]:
     ):
         await asyncio.to_thread(check_regular, path)
         if path.name.endswith(".info.json"):
-            found = await asyncio.to_thread(scan_folder, path.parent)
+            found = await asyncio.to_thread(folder_items, path.parent)
             siblings = [i for i in found if i.info_json == path]
             if not siblings:
                 raise unsupported_input(

@@ -117,10 +117,16 @@ def group_files(paths: Iterable[Path]) -> list[LocalItem]:
     return list(items.values())
 
 
-def scan_folder(folder: Path) -> list[LocalItem]:
-    """Every video in a folder tree; an info.json with neither subtitles nor media is ignored."""
-    files = [p for p in folder.rglob("*") if p.is_file() and not p.name.startswith(".")]
+def media_items(files: Iterable[Path]) -> list[LocalItem]:
+    """The videos among these files (a folder's walk, `folder_scan`); an info.json with
+    neither subtitles nor media is ignored."""
     return [i for i in group_files(files) if i.subtitles or i.media]
+
+
+def folder_items(folder: Path) -> list[LocalItem]:
+    """The videos of one folder's own files (not its subfolders): an info.json's siblings."""
+    files = [p for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")]
+    return media_items(files)
 
 
 def item_for_file(path: Path) -> LocalItem:

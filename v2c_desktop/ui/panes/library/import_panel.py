@@ -29,11 +29,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from v2c_desktop.core.domain.imports import BatchResult
+from v2c_desktop.core.domain.imports import BatchResult, ImportOutcome
 
 from ...bridge import UNKNOWN_TOTAL, JobRunner
 from ...elided_label import ElidedLabel, breakable
 from ...rich_text import escape
+from ...speech_words import SPEED_TIP, TRANSCRIBE_STAGE, transcribe_status
 
 VIDEO_LINK = "v2c-video:"
 SHOWN_LINKS = 5
@@ -97,6 +98,8 @@ class ImportRow(QFrame):
         self.sources = list(sources or [])
         self.collection = collection
         self.retry_sources: list[str] = []
+        #: what a cancel leaves behind, in the row's own terms (an import, a transcription)
+        self.cancelled_text = "Cancelled: the videos saved before the cancel stay in the library"
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.icon = QLabel()
         self.icon.setObjectName("importIcon")
@@ -142,9 +145,19 @@ class ImportRow(QFrame):
         else:
             self.bar.setRange(0, total)
             self.bar.setValue(done)
+        if stage == TRANSCRIBE_STAGE:  # done/total are audio seconds: the message says them
+            self.status.setText(breakable(transcribe_status(message)))
+            self.status.setToolTip(f"{message}\n{SPEED_TIP}" if message else SPEED_TIP)
+            return
         verb = {"plan": "Reading inputs", "import": "Importing"}.get(stage, stage.capitalize())
         where = short_source(message) if message else ""
-        self.status.setText(f"{verb} {done}/{total}: {breakable(where)}" if total > 0 else verb)
+        if total > 0:
+            text = f"{verb} {done}/{total}: {breakable(where)}"
+        elif stage == "scan" and message:  # a folder's walk: "Scanning Lectures: 1,200 files"
+            text = breakable(message[:1].upper() + message[1:])
+        else:
+            text = verb
+        self.status.setText(text)
         self.status.setToolTip(message)
 
     def show_result(self, result: BatchResult) -> None:
@@ -195,9 +208,21 @@ class ImportRow(QFrame):
         self.retry.setVisible(bool(self.sources))
 
     def show_cancelled(self) -> None:
-        self._finish(
-            "Cancelled: the videos saved before the cancel stay in the library", "cancelled"
-        )
+        self._finish(self.cancelled_text, "cancelled")
+
+    def show_outcome(self, outcome: ImportOutcome) -> None:
+        """One video's outcome (a transcription of a saved video): what it did, in words."""
+        if outcome.status == "failed":
+            error = outcome.error
+            message = error.message if error else outcome.reason
+            self.show_failure(message, error.hint_for("app") if error else "")
+            return
+        reason = outcome.reason or outcome.status
+        self._finish(f"Done: {breakable(reason[:1].upper() + reason[1:])}", "done")
+        if outcome.warnings:
+            self.failures.setText("<br>".join(escape(breakable(w)) for w in outcome.warnings))
+            self.failures.show()
+        self._show_added(BatchResult(outcomes=[outcome]))
 
     def _finish(self, text: str, state: str) -> None:
         self.done = True
@@ -267,9 +292,17 @@ class ImportPanel(QWidget):
         self.hide()
 
     def track(
-        self, job_id: str, label: str, sources: list[str] | None = None, collection: str = ""
+        self,
+        job_id: str,
+        label: str,
+        sources: list[str] | None = None,
+        collection: str = "",
+        *,
+        cancelled_text: str = "",
     ) -> ImportRow:
         row = ImportRow(job_id, label, self._runner, sources, collection)
+        if cancelled_text:
+            row.cancelled_text = cancelled_text
         row.retry_requested.connect(self.retry_requested)
         row.video_requested.connect(self.video_requested)
         self.rows[job_id] = row
@@ -297,6 +330,8 @@ class ImportPanel(QWidget):
     def _on_finished(self, job_id: str, result: Any) -> None:
         if job_id in self.rows and isinstance(result, BatchResult):
             self.rows[job_id].show_result(result)
+        elif job_id in self.rows and isinstance(result, ImportOutcome):
+            self.rows[job_id].show_outcome(result)
 
     def _on_failed(self, job_id: str, _code: str, message: str, hint: str) -> None:
         if job_id in self.rows:
