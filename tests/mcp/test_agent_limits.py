@@ -37,6 +37,8 @@ MAY_IMPORT = {
     "ask",
     "build_brief",
     "extract",
+    "find_duplicates",
+    "research_videos",
 }
 
 

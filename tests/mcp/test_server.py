@@ -57,8 +57,17 @@ TOOLS = {
     "build_brief",
     "extract",
     "export_obsidian",
+    "find_duplicates",
+    "research_videos",
 }
-STRUCTURED = {"list_formats", "get_outline", "list_items", "list_models"}
+STRUCTURED = {
+    "list_formats",
+    "get_outline",
+    "list_items",
+    "list_models",
+    "find_duplicates",
+    "research_videos",
+}
 WRITES = {
     "create_collection",
     "add_to_collection",
@@ -73,6 +82,8 @@ WRITES = {
     "get_outline",
     "export_context_pack",
     "search_transcript",
+    "find_duplicates",
+    "research_videos",
 }
 
 

@@ -17,6 +17,7 @@ from .ask.export import chat_markdown
 from .briefs.events import Brief, BriefEstimate, BriefEvent, BriefRequest, BriefSummary
 from .domain.changes import Change
 from .domain.chats import ChatRecord
+from .domain.duplicates import DuplicateGroup
 from .domain.imports import BatchResult, ImportOutcome, ItemListing
 from .domain.models import DetectedServerInfo, InstalledModelInfo, ModelList, ModelTest
 from .domain.status import LibraryStatus
@@ -129,6 +130,22 @@ class CoreAPI:
 
     async def delete_collection(self, collection: str) -> None:
         await self._s.library.delete_collection(collection)
+
+    async def find_duplicates(
+        self, video_ids: list[str] | None = None, collection: str | None = None
+    ) -> list[DuplicateGroup]:
+        """Re-uploads and clips among these videos and the collection's (the whole library
+        when neither is given), by the detector briefs count sources with: each group's
+        original (longest, then earliest) and each copy's overlap and place in it."""
+        from .duplicates import find_duplicates  # pure, but only the owner runs it
+
+        ids = list(video_ids or [])
+        if collection:
+            ids.extend((await self.get_collection(collection)).video_ids)
+        if video_ids is None and collection is None:
+            ids = [v.id for v in await self.list_videos()]
+        records = [await self.get_video(ref) for ref in dict.fromkeys(ids)]
+        return await asyncio.to_thread(find_duplicates, records)
 
     # -- search -------------------------------------------------------------------------------
     async def search(self, request: SearchRequest) -> SearchResult:

@@ -95,3 +95,72 @@ class ModelsOut(BaseModel):
     defaultPolicy: str
     chatChain: list[str]
     embeddingModel: str
+
+
+class FailedInputOut(BaseModel):
+    input: str
+    code: str
+    message: str
+    hint: str | None = None
+
+
+class DuplicateVideoOut(BaseModel):
+    id: str
+    title: str
+    url: str | None = None
+    durationSec: float
+
+
+class DuplicateCopyOut(DuplicateVideoOut):
+    kind: Literal["reupload", "clip"]
+    overlap: float = Field(description="shared word runs over the shorter transcript's (0-1)")
+    copyShare: float = Field(description="share of this copy's words found in the original")
+    originalShare: float = Field(description="share of the original this copy holds")
+    offsetSec: float = Field(description="a time t in the copy is t + offsetSec in the original")
+    startSec: float = Field(description="where the copy's text starts in the original")
+    endSec: float = Field(description="where the copy's text ends in the original")
+    at: str = Field(description="[m:ss-m:ss] of the copy's text in the original")
+    link: str | None = Field(default=None, description="timestamp URL into the original")
+
+
+class DuplicateGroupOut(BaseModel):
+    original: DuplicateVideoOut
+    copies: list[DuplicateCopyOut]
+
+
+class DuplicatesOut(BaseModel):
+    videos: int = Field(description="videos compared")
+    independentSources: int = Field(description="videos left when each group counts once")
+    groups: list[DuplicateGroupOut]
+    failed: list[FailedInputOut]
+
+
+class ExcerptOut(BaseModel):
+    rank: int = Field(description="1 = best match in this video")
+    videoId: str
+    title: str
+    startSec: float
+    endSec: float
+    at: str = Field(description="[m:ss-m:ss] of the hit")
+    link: str | None = Field(default=None, description="timestamp URL of the hit")
+    text: str = Field(description="the matching passage")
+    snippet: str = Field(description="the passage with **matched words**")
+    contextStartSec: float
+    contextEndSec: float
+    context: str = Field(description="[m:ss] lines from contextSec before to contextSec after")
+
+
+class ResearchVideoOut(BaseModel):
+    id: str
+    title: str
+    url: str | None = None
+    channel: str
+    durationSec: float
+    excerpts: list[ExcerptOut]
+
+
+class ResearchOut(BaseModel):
+    query: str
+    videos: list[ResearchVideoOut]
+    failed: list[FailedInputOut]
+    search: str = Field(description="which search sides ran, embedding model, vector status")

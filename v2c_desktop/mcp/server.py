@@ -33,11 +33,13 @@ from .tools import (
     ask,
     briefs,
     collections,
+    duplicates,
     export,
     items,
     metadata,
     models,
     pack,
+    research,
     search,
     transcripts,
 )
@@ -71,6 +73,8 @@ REGISTRATIONS: tuple[Registration, ...] = (
     prompts.register,
     briefs.register,
     export.register,
+    duplicates.register,
+    research.register,
 )
 
 ResourceLister = Callable[[], Awaitable[list[Resource]]]

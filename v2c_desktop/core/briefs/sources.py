@@ -1,7 +1,8 @@
 """The videos a brief reads: numbered, duplicates counted once, cut into model-sized chunks.
 
 Two uploads of one talk (a re-upload, a mirror, the same lecture on two channels) must never
-make a "consensus": near-identical transcripts become one source that lists its copies. The
+make a "consensus": near-identical transcripts become one source that lists its copies (the
+detector is `core.duplicates`, the one `find_duplicates` reports with). The
 model sees each source as numbered, timestamped lines (about 10 s each, cut at segment
 boundaries), fenced as untrusted text by the prompts.
 """
@@ -13,15 +14,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..domain.videos import Segment, VideoRecord
+from ..duplicates import cluster, shingles
 from ..ids import timestamp_url
 from ..render.tokens import estimate_tokens
 from ..timecode import clock
-from .verify import TranscriptIndex, normalise
+from .verify import TranscriptIndex
 
 LINE_SECONDS = 10.0
-SHINGLE = 6
-#: Share of the shorter transcript's word runs found in the other one: above this, copies.
-DUPLICATE_CONTAINMENT = 0.8
 ORIGIN_RANK = {"creator-captions": 0, "subtitle-file": 1, "stt": 2, "auto-captions": 3}
 
 
@@ -88,14 +87,6 @@ def _line(segments: Sequence[Segment]) -> Line:
     return Line(segments[0].start, segments[-1].end, text)
 
 
-def shingles(record: VideoRecord) -> set[bytes]:
-    words = normalise(" ".join(s.text for s in record.transcript.segments))
-    return {
-        hashlib.blake2b(" ".join(words[i : i + SHINGLE]).encode(), digest_size=8).digest()
-        for i in range(max(0, len(words) - SHINGLE + 1))
-    }
-
-
 def number_sources(records: Sequence[VideoRecord]) -> list[BriefSource]:
     """Number the videos 1..k, merging near-identical transcripts into one source.
 
@@ -107,14 +98,10 @@ def number_sources(records: Sequence[VideoRecord]) -> list[BriefSource]:
         records,
         key=lambda r: (ORIGIN_RANK.get(r.transcript.origin, 9), -len(r.transcript.segments)),
     )
-    kept: list[tuple[VideoRecord, set[bytes], list[str]]] = []
-    for record in ranked:
-        mine = shingles(record)
-        twin = next((k for k in kept if _contained(mine, k[1])), None)
-        if twin is not None:
-            twin[2].append(record.video.id)
-        else:
-            kept.append((record, mine, []))
+    kept = [
+        (record, [c.video.id for c in copies])
+        for record, copies in cluster(ranked, lambda r: shingles(r.transcript.segments))
+    ]
     order = {r.video.id: i for i, r in enumerate(records)}  # the caller's order, for numbers
     kept.sort(key=lambda k: order[k[0].video.id])
     return [
@@ -125,15 +112,8 @@ def number_sources(records: Sequence[VideoRecord]) -> list[BriefSource]:
             lines_of(record.transcript.segments),
             copies,
         )
-        for n, (record, _, copies) in enumerate(kept, start=1)
+        for n, (record, copies) in enumerate(kept, start=1)
     ]
-
-
-def _contained(a: set[bytes], b: set[bytes]) -> bool:
-    if not a or not b:
-        return False
-    shared = len(a & b)
-    return shared / min(len(a), len(b)) >= DUPLICATE_CONTAINMENT
 
 
 @dataclass(frozen=True, slots=True)
