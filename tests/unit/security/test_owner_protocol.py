@@ -301,3 +301,28 @@ def test_the_cap_is_a_setting_of_the_server(sock_dir: Path) -> None:
             assert await proxy.add(1, 2) == 3
 
     run(go())
+
+
+def test_a_client_that_never_says_hello_is_closed_and_frees_its_place(sock_dir: Path) -> None:
+    path = sock_dir / "s.sock"
+
+    async def go() -> None:
+        async with serving(path, max_connections=2, hello_timeout=0.5) as (server, proxy):
+            silent = await Raw.open(path)  # takes the last place and says nothing
+            await eventually(lambda: len(server._connections) == 2)
+            refusal = await silent.reply()  # told why, after the deadline ...
+            assert "no hello within 0.5 s" in refusal["error"]["message"]
+            assert await silent.line() == b""  # ... and hung up on
+            await eventually(lambda: len(server._connections) == 1)
+            late = await Raw.open(path)
+            await late.hello()  # the freed place serves a client that does introduce itself
+            await late.send({"id": 1, "method": "add", "params": {"a": 1, "b": 2}})
+            assert await late.reply() == {"id": 1, "result": 3}
+            await asyncio.sleep(0.8)  # past the deadline: a client that said hello stays
+            await late.send({"id": 2, "method": "add", "params": {"a": 2, "b": 2}})
+            assert await late.reply() == {"id": 2, "result": 4}
+            assert await proxy.add(1, 1) == 2
+            late.close()
+            silent.close()
+
+    run(go())

@@ -3,8 +3,10 @@
 Every request runs in its own task so a slow import never holds up a quick list from the
 same client, and replies carry the request's id so they can come back in any order. A
 dropped connection cancels whatever it had running: nobody is left to read the answers.
-A client introduces itself (`hello`) before anything else; a request longer than
-`protocol.REQUEST_LINE_LIMIT` is answered with an error and the connection closed.
+A client introduces itself (`hello`) before anything else, within `hello_timeout` seconds
+of connecting (else it is told so and closed: it would hold a place under the connection
+cap for ever); a request longer than `protocol.REQUEST_LINE_LIMIT` is answered with an
+error and the connection closed.
 """
 
 from __future__ import annotations
@@ -63,8 +65,10 @@ class Connection:
         reader: asyncio.StreamReader,
         writer: asyncio.StreamWriter,
         on_hello: Callable[[], None],
+        hello_timeout: float = protocol.HELLO_TIMEOUT_S,
     ) -> None:
         self.number = number
+        self.hello_timeout = hello_timeout
         self.client: ConnectedClient | None = None
         self.tasks: dict[int, asyncio.Task[None]] = {}
         self.accepting = True  # False while the owner shuts down: new calls wait for the next
@@ -105,7 +109,13 @@ class Connection:
         try:
             while True:
                 try:
-                    line = await self._reader.readline()
+                    if self.client is None:
+                        line = await asyncio.wait_for(self._reader.readline(), self.hello_timeout)
+                    else:
+                        line = await self._reader.readline()
+                except TimeoutError:
+                    await self._refuse_silence()
+                    break
                 except ConnectionError:
                     break
                 except ValueError:  # a line over the reader's limit
@@ -127,6 +137,18 @@ class Connection:
             "bad-request",
             f"a message to the library's owner may hold at most {mib} MiB; this one was longer",
             "pass less at once (fewer or smaller arguments)",
+        )
+        with suppress(_Closed):
+            await self.send(protocol.error(None, error_to_wire(refusal)))
+
+    async def _refuse_silence(self) -> None:
+        log.warning(
+            "closing owner connection %s: no hello within %s s", self.number, self.hello_timeout
+        )
+        refusal = V2CError(
+            "bad-request",
+            f"no hello within {self.hello_timeout:g} s of connecting to the library's owner",
+            "a client introduces itself first; connect again when ready",
         )
         with suppress(_Closed):
             await self.send(protocol.error(None, error_to_wire(refusal)))

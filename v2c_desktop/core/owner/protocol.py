@@ -43,6 +43,9 @@ ECHO_LIMIT = 200
 ERROR_TEXT_LIMIT = 1000
 # Clients one owner serves at once (the app, a few CLIs and agents use a handful).
 MAX_CONNECTIONS = 64
+# Seconds a new connection may stay silent before its hello: a client that never introduces
+# itself must not hold one of the `MAX_CONNECTIONS` places for ever.
+HELLO_TIMEOUT_S = 10.0
 Message = dict[str, Any]
 
 

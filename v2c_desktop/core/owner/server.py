@@ -32,7 +32,7 @@ from ..wire_codec import error_to_wire
 from . import protocol
 from .connection import ConnectedClient, Connection
 from .dispatch import MethodTable
-from .protocol import MAX_CONNECTIONS, REQUEST_LINE_LIMIT
+from .protocol import HELLO_TIMEOUT_S, MAX_CONNECTIONS, REQUEST_LINE_LIMIT
 from .runtime import ensure_private_dir
 
 log = logging.getLogger(__name__)
@@ -113,8 +113,10 @@ class OwnerServer:
         on_clients_changed: Callable[[list[ConnectedClient]], None] | None = None,
         grace: float = 2.0,
         max_connections: int = MAX_CONNECTIONS,
+        hello_timeout: float = HELLO_TIMEOUT_S,
     ) -> None:
         self.target = target
+        self.hello_timeout = hello_timeout
         self.path = Path(path)
         self.table = MethodTable(target, methods)
         self.grace = grace
@@ -192,7 +194,14 @@ class OwnerServer:
             )
             return
         self._numbers += 1
-        connection = Connection(self._numbers, self.table, reader, writer, self._clients_changed)
+        connection = Connection(
+            self._numbers,
+            self.table,
+            reader,
+            writer,
+            self._clients_changed,
+            self.hello_timeout,
+        )
         if self._server is None:  # accepted just as we started closing
             await connection.abort()
             return
