@@ -20,6 +20,7 @@ from .domain.chats import ChatRecord
 from .domain.duplicates import DuplicateGroup
 from .domain.imports import BatchResult, ImportOutcome, ItemListing
 from .domain.models import DetectedServerInfo, InstalledModelInfo, ModelList, ModelTest
+from .domain.speech import SpeechModelInfo
 from .domain.status import LibraryStatus
 from .domain.videos import Collection, VideoRecord, VideoSummary
 from .errors import not_found
@@ -71,6 +72,13 @@ class CoreAPI:
         """Transcribe a saved video's local media file again (speech-to-text), replacing its
         transcript in one transaction; the outcome's `reason` says what was replaced."""
         return await self._s.library.transcribe(ref, model, progress)
+
+    async def list_speech_models(self) -> list[SpeechModelInfo]:
+        """The speech-to-text models this library's owner knows, installed or not (what
+        `transcribe(model=...)` and `add(stt_model=...)` take is their `name`)."""
+        from .stt.models import speech_models  # reads the catalog, loads no engine
+
+        return await asyncio.to_thread(speech_models)
 
     async def list_items(self, source: str, limit: int = 50) -> ItemListing:
         """The videos a playlist, channel, folder or URL list holds, without importing them."""

@@ -31,6 +31,9 @@ from .results import error_result, internal_error
 
 log = logging.getLogger(__name__)
 
+#: The stage of a speech-to-text transcription's progress (`core.stt.whisper.STAGE`).
+TRANSCRIBE_STAGE = "transcribe"
+
 ToolFn = Callable[..., Awaitable[CallToolResult]]
 
 
@@ -101,12 +104,25 @@ class Progress:
 
     def listener(self, base: int, stage: str = "import") -> ProgressCallback:
         """A core progress callback mapping `done/total` of `stage` events to `base +
-        fraction` of a unit."""
+        fraction` of a unit.
+
+        An import of a media file without subtitles transcribes its speech, which takes
+        minutes: its `transcribe` events (audio seconds done of total, with the speed and
+        the time left in their message) move the progress within the item being imported.
+        """
+        item = [0, 1]  # the item being imported: done of total, from the last `stage` event
 
         def hear(event: CoreProgress) -> None:
-            if event.stage != stage or not event.total:
+            if not event.total:
                 return
-            fraction = min(event.done / event.total, 0.99)
+            if event.stage == stage:
+                item[:] = [event.done, event.total]
+                fraction = event.done / event.total
+            elif stage == "import" and event.stage == TRANSCRIBE_STAGE:
+                fraction = (item[0] + min(event.done / event.total, 1.0)) / item[1]
+            else:
+                return
+            fraction = min(fraction, 0.99)
             task = asyncio.get_running_loop().create_task(
                 self.advance(base + fraction, event.message)
             )

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QStatusBar, QWidget
 
 from .bridge import JobInfo
 from .dialogs import error_text
+from .speech_words import TRANSCRIBE_STAGE, transcribe_job_words
 
 if TYPE_CHECKING:
     from v2c_desktop.core.domain.status import LibraryStatus
@@ -77,6 +78,8 @@ def job_words(job: JobInfo) -> str:
     """ "Import talks: 3 of 10", "Import talks: indexing 4 of 10", "Download Qwen: 45 %"."""
     if not job.total:
         return job.label
+    if job.stage == TRANSCRIBE_STAGE:  # audio seconds, not items
+        return transcribe_job_words(job.label, job.done, job.total)
     if job.stage == "download":
         return f"{job.label}: {min(100, round(100 * job.done / job.total))} %"
     verb = STAGE_WORDS.get(job.stage, "")

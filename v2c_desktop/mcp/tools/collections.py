@@ -40,7 +40,10 @@ add_to_collection. Returns the collection (and the import summary when sources w
 ADD_TO_COLLECTION = """\
 Add videos to a collection: library ids, URLs, files, playlists or folders (new ones are
 imported now). Returns {collection, summary: {added, skipped, failed, remaining, checkedAt}};
-one failing input never stops the others. Sends progress per input."""
+one failing input never stops the others. Sends progress per input. A video or audio file
+without a subtitle file beside it is transcribed on this computer (speech-to-text; a long
+file takes minutes): its progress says the audio done, the speed and the time left.
+Cancelling the call stops the transcription and saves nothing of that file."""
 
 GET_COLLECTION = """\
 A collection with its videos (title, URL, duration, caption origin, chapters and token count

@@ -100,6 +100,7 @@ class ImportRow(QFrame):
         self.retry_sources: list[str] = []
         #: what a cancel leaves behind, in the row's own terms (an import, a transcription)
         self.cancelled_text = "Cancelled: the videos saved before the cancel stay in the library"
+        self.done_text = ""  # a one-video job's own words for done (the reason goes on hover)
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.icon = QLabel()
         self.icon.setObjectName("importIcon")
@@ -113,6 +114,7 @@ class ImportRow(QFrame):
         self.cancel = QToolButton()
         self.cancel.setText("Cancel")
         self.cancel.clicked.connect(lambda: runner.cancel(job_id))
+        self.cancel.clicked.connect(self._cancelling)
         self.retry = QToolButton()
         self.retry.setObjectName("importRetry")
         self.retry.setText("Retry")
@@ -139,7 +141,15 @@ class ImportRow(QFrame):
         layout.addWidget(self.failures)
         layout.addWidget(self.added)
 
+    def _cancelling(self) -> None:
+        """Said at once: the work stops at its next check (a speech model after the piece
+        of audio it is on), and the row says Cancelled when it has."""
+        self.cancel.setEnabled(False)
+        self.status.setText("Cancelling…")
+
     def show_progress(self, stage: str, done: int, total: int, message: str) -> None:
+        if not self.cancel.isEnabled():  # cancelling: its last progress is no news
+            return
         if total == UNKNOWN_TOTAL or total <= 0:
             self.bar.setRange(0, 0)
         else:
@@ -218,7 +228,10 @@ class ImportRow(QFrame):
             self.show_failure(message, error.hint_for("app") if error else "")
             return
         reason = outcome.reason or outcome.status
-        self._finish(f"Done: {breakable(reason[:1].upper() + reason[1:])}", "done")
+        self._finish(
+            self.done_text or f"Done: {breakable(reason[:1].upper() + reason[1:])}", "done"
+        )
+        self.status.setToolTip(reason)
         if outcome.warnings:
             self.failures.setText("<br>".join(escape(breakable(w)) for w in outcome.warnings))
             self.failures.show()
@@ -299,10 +312,12 @@ class ImportPanel(QWidget):
         collection: str = "",
         *,
         cancelled_text: str = "",
+        done_text: str = "",
     ) -> ImportRow:
         row = ImportRow(job_id, label, self._runner, sources, collection)
         if cancelled_text:
             row.cancelled_text = cancelled_text
+        row.done_text = done_text
         row.retry_requested.connect(self.retry_requested)
         row.video_requested.connect(self.video_requested)
         self.rows[job_id] = row

@@ -16,13 +16,16 @@ from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
 
 from v2c_desktop.core.domain.imports import BatchResult
+from v2c_desktop.core.domain.speech import SpeechModelInfo
 from v2c_desktop.core.domain.videos import Collection, VideoRecord, VideoSummary
 
 from ...bridge import JobRunner
 from ...dialogs import ask_text, confirm
+from ...speech_words import transcript_origin
 from .add_dialog import AddDialog, pick_files, pick_folder
 from .collections_sidebar import ALL, CollectionsSidebar
 from .import_panel import ImportPanel, short_source
+from .retranscribe_dialog import RetranscribeDialog
 from .thumbnails import ThumbnailSource
 from .video_details import VideoDetails
 from .videos_table import VideosTable
@@ -31,6 +34,7 @@ if TYPE_CHECKING:
     from v2c_desktop.core.api import CoreAPI
 
 LABEL_CHARS = 48
+RETRANSCRIBE_CANCELLED = "Cancelled: the transcript was not changed"
 
 
 def sources_label(sources: list[str]) -> str:
@@ -104,6 +108,8 @@ class LibraryPane(QWidget):
         self.table.export_requested.connect(lambda ids: self.export_requested.emit(ids, ""))
         self.sidebar.export_requested.connect(lambda cid: self.export_requested.emit([], cid))
         self.details.seek_requested.connect(self.seek_requested)
+        self.table.retranscribe_requested.connect(self.ask_retranscribe)
+        self.details.retranscribe_requested.connect(self.ask_retranscribe)
 
     # -- reading -----------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -233,6 +239,52 @@ class LibraryPane(QWidget):
     def _after_write(self) -> None:
         self.refresh()
         self.library_changed.emit()
+
+    # -- speech-to-text again ----------------------------------------------------------------
+    def ask_retranscribe(self, video_id: str) -> str:
+        """ "Re-transcribe with…": read the video and the owner's speech models, then ask."""
+
+        async def read() -> tuple[VideoRecord, list[SpeechModelInfo]]:
+            return await self._api.get_video(video_id), await self._api.list_speech_models()
+
+        return self._runner.start(
+            lambda _p: read(),
+            label="List speech models",
+            interactive=True,
+            on_finished=lambda got: self._open_retranscribe(*got),
+        )
+
+    def _open_retranscribe(self, record: VideoRecord, models: list[SpeechModelInfo]) -> None:
+        video = record.video
+        title = video.title or video.id
+        dialog = RetranscribeDialog(title, transcript_origin(record.transcript), models, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.model_chosen.connect(lambda name: self.retranscribe(video.id, name, title))
+        dialog.open()
+
+    def retranscribe(self, video_id: str, model: str, title: str = "") -> str:
+        """Transcribe a saved video's media file again with `model`, as a visible,
+        cancellable job in the imports list; the table and the details follow when done."""
+        label = f"Transcribe {short_source(title or video_id, LABEL_CHARS)} with {model}"
+        job_id = self._runner.start(
+            lambda progress: self._api.transcribe(video_id, model, progress),
+            label=label,
+            visible=True,
+            interactive=True,
+            on_finished=lambda _outcome: self._transcribed(video_id),
+        )
+        self.imports.track(
+            job_id,
+            label,
+            cancelled_text=RETRANSCRIBE_CANCELLED,
+            done_text=f"Done: a new transcript by {model} replaced the old one",
+        )
+        return job_id
+
+    def _transcribed(self, video_id: str) -> None:
+        self._after_write()
+        if self.details.video_id == video_id:
+            self.show_video(video_id)
 
     # -- renaming ----------------------------------------------------------------------------
     def ask_rename_video(self, video_id: str) -> None:

@@ -23,6 +23,7 @@ from v2c_desktop.core.ids import is_web
 from v2c_desktop.core.timecode import clock
 
 from ...elided_label import ElidedLabel
+from ...speech_words import can_transcribe, origin_words, transcript_origin
 from .find_bar import FindBar
 from .transcript_view import TranscriptView
 
@@ -35,9 +36,11 @@ class VideoDetails(QWidget):
 
     Signals:
         seek_requested(video_id, seconds): a chapter or a transcript timestamp was clicked.
+        retranscribe_requested(video_id): "Re-transcribe…" was clicked (a local video only).
     """
 
     seek_requested = Signal(str, float)
+    retranscribe_requested = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -64,11 +67,21 @@ class VideoDetails(QWidget):
         self.find_button.setText("Find…")
         self.find_button.setAutoRaise(True)
         self.find_button.setToolTip("Find in the transcript (Ctrl+F)")
+        self.retranscribe = QToolButton()
+        self.retranscribe.setObjectName("videoRetranscribe")
+        self.retranscribe.setText("Re-transcribe…")
+        self.retranscribe.setAutoRaise(True)
+        self.retranscribe.setToolTip(
+            "Transcribe this video's speech again on this computer, with a speech model "
+            "you choose; its transcript is replaced only when that is done"
+        )
+        self.retranscribe.clicked.connect(self._ask_retranscribe)
         link_row = QHBoxLayout()
         link_row.setContentsMargins(0, 0, 0, 0)
         link_row.addWidget(self.link, 1)
         link_row.addWidget(self.open_link)
         link_row.addWidget(self.find_button)
+        link_row.addWidget(self.retranscribe)
         self.chapters = QListWidget()
         self.chapters.setObjectName("chapters")
         self.chapters.setTextElideMode(Qt.TextElideMode.ElideRight)
@@ -112,6 +125,7 @@ class VideoDetails(QWidget):
         self.link.set_full_text("")
         self.open_link.hide()
         self.find_button.hide()
+        self.retranscribe.hide()
         self.chapters.clear()
         self.chapters.hide()
         self.find_bar.hide()
@@ -122,8 +136,10 @@ class VideoDetails(QWidget):
         video = record.video
         self.title.set_full_text(video.title or video.id)
         self.facts.set_full_text(_facts(record))
+        self.facts.setToolTip(_facts_tip(record))
         self.link.set_full_text(video.url or video.source_path)
         self.open_link.setVisible(is_web(video.url))
+        self.retranscribe.setVisible(can_transcribe(video.source_path))
         self.chapters.clear()
         for chapter in record.chapters:
             item = QListWidgetItem(f"[{clock(chapter.start)}]  {chapter.title}")
@@ -150,6 +166,10 @@ class VideoDetails(QWidget):
         if self.record is not None:
             self.seek_requested.emit(self.record.video.id, float(item.data(START_ROLE)))
 
+    def _ask_retranscribe(self) -> None:
+        if self.record is not None:
+            self.retranscribe_requested.emit(self.record.video.id)
+
     def _open_page(self) -> None:
         if self.record is not None and is_web(self.record.video.url):
             QDesktopServices.openUrl(QUrl(self.record.video.url))
@@ -161,9 +181,18 @@ def _facts(record: VideoRecord) -> str:
         video.channel,
         clock(record.duration),
         f"published {video.published}" if video.published else "",
-        f"{transcript.origin} ({transcript.language})"
-        if transcript.language
-        else transcript.origin,
+        transcript_origin(transcript, language=True),
         f"{len(transcript.segments)} lines",
     ]
     return " · ".join(f for f in facts if f)
+
+
+def _facts_tip(record: VideoRecord) -> str:
+    """The facts in full, and who made the transcript (a speech model's engine, versions)."""
+    transcript = record.transcript
+    tip = _facts(record)
+    origin = origin_words(transcript.origin)
+    if transcript.producer:
+        made = "transcribed on this computer by" if transcript.origin == "stt" else "from"
+        tip += f"\nTranscript: {origin}, {made} {transcript.producer}"
+    return tip

@@ -25,6 +25,8 @@ from PySide6.QtCore import (
 from v2c_desktop.core.domain.videos import VideoSummary
 from v2c_desktop.core.timecode import clock
 
+from ...speech_words import origin_words
+
 if TYPE_CHECKING:
     from .thumbnails import ThumbnailSource
 
@@ -133,7 +135,7 @@ class VideosModel(QAbstractTableModel):
         if role == SECONDARY_ROLE and column == TITLE:
             facts = [
                 video.channel,
-                video.origin,
+                origin_words(video.origin),
                 f"published {video.published}" if video.published else "",
             ]
             return " · ".join(f for f in facts if f)
@@ -164,7 +166,7 @@ def _display(video: VideoSummary, column: int) -> str:
     if column == DURATION:
         return clock(video.duration)
     if column == ORIGIN:
-        return video.origin
+        return origin_words(video.origin)
     return video.added_at[:10]
 
 
@@ -205,5 +207,6 @@ class VideosFilterProxy(QSortFilterProxyModel):
             return False
         if not self._text:
             return True
-        haystack = f"{video.title} {video.channel} {video.origin}".casefold()
+        haystack = f"{video.title} {video.channel} {video.origin} {origin_words(video.origin)}"
+        haystack = haystack.casefold()
         return all(word in haystack for word in self._text.split())

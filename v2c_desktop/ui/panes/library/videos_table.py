@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from v2c_desktop.core.domain.videos import Collection, VideoSummary
 
+from ...speech_words import NO_LOCAL_MEDIA, can_transcribe
 from .thumbnails import ThumbnailSource
 from .title_delegate import TitleDelegate
 from .videos_model import (
@@ -60,6 +61,8 @@ class VideosTable(QWidget):
         remove_requested(video_ids): from the library (the pane confirms first).
         rename_requested(video_id): the user wants to give the video their own title.
         export_requested(video_ids): export these videos to Obsidian.
+        retranscribe_requested(video_id): transcribe its local media file again ("Re-transcribe
+            with…", enabled only for a video whose media file the library knows).
     """
 
     current_changed = Signal(str)
@@ -70,6 +73,7 @@ class VideosTable(QWidget):
     remove_requested = Signal(list)
     rename_requested = Signal(str)
     export_requested = Signal(list)
+    retranscribe_requested = Signal(str)
 
     def __init__(
         self, parent: QWidget | None = None, thumbnails: ThumbnailSource | None = None
@@ -185,12 +189,17 @@ class VideosTable(QWidget):
 
     def _menu(self, point: QPoint) -> None:
         ids = self.selected_ids()
-        if not ids:
-            return
+        if ids:
+            self.context_menu(ids).popup(self.view.viewport().mapToGlobal(point))
+
+    def context_menu(self, ids: list[str]) -> QMenu:
+        """The menu for the selected rows `ids` (built, not shown: `_menu` pops it up)."""
         menu = QMenu(self)
+        menu.setToolTipsVisible(True)  # a disabled action says why in its tooltip
         if len(ids) == 1:
             menu.addAction("Play from the start", lambda: self.play_requested.emit(ids[0]))
             menu.addAction("Rename…", lambda: self.rename_requested.emit(ids[0]))
+            self._add_retranscribe(menu, ids[0])
         what = "this video" if len(ids) == 1 else f"these {len(ids)} videos"
         menu.addAction(
             f"New collection with {what}…", lambda: self.new_collection_requested.emit(ids)
@@ -208,7 +217,21 @@ class VideosTable(QWidget):
         menu.addAction("Export to Obsidian…", lambda: self.export_requested.emit(ids))
         menu.addSeparator()
         menu.addAction("Remove from library…", lambda: self.remove_requested.emit(ids))
-        menu.popup(self.view.viewport().mapToGlobal(point))
+        return menu
+
+    def _add_retranscribe(self, menu: QMenu, video_id: str) -> None:
+        row = self.model.row_of(video_id)
+        local = row >= 0 and can_transcribe(self.model.video(row).source_path)
+        action = menu.addAction(
+            "Re-transcribe with…", lambda: self.retranscribe_requested.emit(video_id)
+        )
+        action.setObjectName("retranscribeAction")
+        action.setEnabled(local)
+        action.setToolTip(
+            "Transcribe its speech again with a speech model you choose"
+            if local
+            else NO_LOCAL_MEDIA
+        )
 
     def _header_menu(self, point: QPoint) -> None:
         header = self.view.horizontalHeader()
