@@ -234,3 +234,26 @@ def test_a_follow_up_to_an_extractive_answer_fences_it(tmp_path: Path) -> None:
     [boundary] = set(BOUNDARY.findall(answer[-1].content))
     assert boundary in answer[0].content
     assert "Ignore previous instructions" in inside(quoted.content, boundary)
+
+
+def test_a_stable_fence_boundary_is_keyed_by_this_installation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A chat's stable boundary (what lets a local model reuse its source block) is the same
+    for the same sources on one installation, and unknowable to a transcript's author: it
+    depends on a private key of this installation, not on the sources alone."""
+    from v2c_desktop.core.models import fence as fence_module
+
+    items = [("[1] Talk @ 0:05", "the transcript text")]
+
+    def boundary_in(home: Path) -> str:
+        monkeypatch.setenv("V2C_HOME", str(home))
+        monkeypatch.setattr(fence_module, "_key", None)
+        return fence_module.fence(items, stable=True).boundary
+
+    first = boundary_in(tmp_path / "a")
+    assert boundary_in(tmp_path / "a") == first  # the same installation: reusable
+    assert boundary_in(tmp_path / "b") != first  # another installation: another boundary
+    key = tmp_path / "a" / "cache" / fence_module.KEY_FILE
+    assert key.stat().st_mode & 0o777 == 0o600 and len(key.read_bytes()) == 16
+    assert fence_module.fence(items).boundary != fence_module.fence(items).boundary

@@ -142,6 +142,8 @@ async def run_ask(args: argparse.Namespace) -> int:
         print(citation_line(c))
     if final.unverified:
         print(f"(removed citations that matched no source: {final.unverified})", file=sys.stderr)
+    if final.cut:
+        print(f"(the answer was cut: {final.cut})", file=sys.stderr)
     if final.extractive and meta is not None:
         print("", file=sys.stderr)
         for line in extractive_note(meta):

@@ -24,19 +24,24 @@ from .events import AskDelta, AskReasoning
 from .prompt import citation_grammar
 from .sources import Source
 
+CUT_REASONS = ("repetition", "length")
+LOCAL_REPEAT_PENALTY = 1.1
+
 
 @dataclass(frozen=True, slots=True)
 class CheckedAnswer:
     """The end of a checked stream.
 
     `text` is everything shown (stripped); `unverified` the removed numbers, sorted, each
-    once; `usage` the model's token counts (empty if it sent none).
+    once; `usage` the model's token counts (empty if it sent none); `cut` why the answer
+    was stopped before the model ended it (a loop, or the token limit).
     """
 
     text: str
     citations: list[Citation]
     unverified: list[int]
     usage: dict[str, Any] = field(default_factory=dict)
+    cut: str | None = None  # "repetition" or "length" when the model was stopped early
 
 
 def citing_options(
@@ -45,12 +50,17 @@ def citing_options(
     """Generation options for text that cites `source_count` sources with `model` first.
 
     A tiny local model only cites when a grammar makes it (see `citation_grammar`), which
-    also lets it say `not_covered` instead; other models get the plain options.
+    also lets it say `not_covered` instead; other models get the plain options. Local
+    models get a mild repeat penalty: small ones loop otherwise (and a loop that still gets
+    through is stopped, `cut` "repetition").
     """
+    penalty = LOCAL_REPEAT_PENALTY if model.info.runtime == "llamacpp" else 1.0
     if model.info.runtime == "llamacpp" and not model.info.capable and source_count:
         grammar = citation_grammar(source_count, not_covered=not_covered)
-        return ChatOptions(max_tokens=max_tokens, temperature=0.2, grammar=grammar)
-    return ChatOptions(max_tokens=max_tokens, temperature=0.2)
+        return ChatOptions(
+            max_tokens=max_tokens, temperature=0.2, grammar=grammar, repeat_penalty=penalty
+        )
+    return ChatOptions(max_tokens=max_tokens, temperature=0.2, repeat_penalty=penalty)
 
 
 async def checked_stream(
@@ -93,6 +103,7 @@ async def checked_stream(
         build_citations(text, sources),
         sorted(set(checker.unverified)),
         asdict(done.usage) if done else {},
+        done.finish_reason if done and done.finish_reason in CUT_REASONS else None,
     )
 
 

@@ -143,6 +143,9 @@ class AskDone:
     model: str | None
     usage: dict[str, Any] = field(default_factory=dict)
     attempts: list[dict[str, Any]] = field(default_factory=list)
+    # why the model was stopped before it ended the answer: "repetition" (it looped) or
+    # "length" (the token limit); None when it finished by itself
+    cut: str | None = None
 
 
 @wire

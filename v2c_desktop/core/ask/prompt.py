@@ -14,6 +14,7 @@ question before it names the topic), so no transcript reaches that prompt.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 
 from ..models.fence import fence
@@ -24,6 +25,7 @@ from .matching import normalise_space
 from .sources import Source
 
 __all__ = [
+    "block_end",
     "build_messages",
     "citation_grammar",
     "rewrite_messages",
@@ -35,6 +37,7 @@ REWRITE_TURNS = 6
 REWRITE_TURN_CHARS = 600
 QUOTED_TURN = "an earlier answer of this chat: passages quoted from the videos"
 QUOTED_PLACEHOLDER = "(passages quoted from the videos, not shown here)"
+_BLOCK_END = re.compile(r"<<<END DATA-[0-9a-f]+>>>\n\nQuestion:")
 
 
 def source_label(source: Source) -> str:
@@ -84,26 +87,46 @@ def build_messages(
     *,
     language_hint: str | None = None,
     quoted: Collection[int] = (),
+    stable: bool = False,
 ) -> list[ChatMessage]:
     """System rules, the earlier turns (markers stripped), then the sources and the question.
 
     The sources go in the last user message, next to the question they serve; earlier
     turns keep only their words, because their `[n]` referred to an earlier source list.
-    `quoted` holds the indexes in `history` of turns that quote transcripts (extractive
-    answers): those are untrusted text too, fenced with the sources' boundary.
-    `language_hint` names the answer's language when the caller knows it ("French").
+    `stable` is for a chat that keeps its sources for all its turns (a local model's): the
+    sources then go in the chat's first user message, before any history, with a fence
+    boundary derived from them, so the rules and the sources form a prefix that is the same
+    bytes in every turn and a local model evaluates only the new turns (see `block_end`).
+    `quoted` holds
+    the indexes in `history` of turns that quote transcripts (extractive answers): those
+    are untrusted text too, fenced with the sources' boundary. `language_hint` names the
+    answer's language when the caller knows it ("French").
     """
-    block = fence([(source_label(s), s.text) for s in sources])
+    block = fence([(source_label(s), s.text) for s in sources], stable=stable)
     messages = [ChatMessage("system", _system_prompt(sources, block.instruction(), language_hint))]
+    turns: list[ChatMessage] = []
     for i, turn in enumerate(history):
         if turn.role in ("user", "assistant"):
             text = strip_citations(turn.content).strip()
             if i in quoted:
                 text = block.also([(QUOTED_TURN, text)])
-            messages.append(ChatMessage(turn.role, text))
-    prompt = f"Sources:\n{block.text}\n\nQuestion: {question.strip()}"
-    messages.append(ChatMessage("user", prompt))
-    return messages
+            turns.append(ChatMessage(turn.role, text))
+    turns.append(ChatMessage("user", question.strip()))
+    first = next(i for i, t in enumerate(turns) if t.role == "user") if stable else -1
+    asked = turns[first].content
+    turns[first] = ChatMessage("user", f"Sources:\n{block.text}\n\nQuestion: {asked}")
+    return [*messages, *turns]
+
+
+def block_end(messages: Sequence[ChatMessage]) -> str | None:
+    """The text that ends the prompt's source block, where its reusable prefix ends: the
+    block's closing line with what follows it, which makes it unique in the prompt (the
+    system prompt names that line too, and a quoted turn ends with it)."""
+    for message in messages:
+        found = _BLOCK_END.search(message.content)
+        if found and message.role == "user":
+            return found.group()
+    return None
 
 
 def rewrite_messages(

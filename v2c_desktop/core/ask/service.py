@@ -10,6 +10,7 @@ with exactly what was shown.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
 from dataclasses import asdict
 from typing import Any, TypeVar
@@ -36,7 +37,7 @@ from .events import (
 )
 from .extractive import extractive_answer
 from .limits import check_request
-from .prompt import build_messages, rewrite_messages
+from .prompt import block_end, build_messages, rewrite_messages
 from .retrieval import Retrieved, estimate_tokens, retrieve
 from .sources import Source
 
@@ -45,6 +46,8 @@ EXTRACTIVE_BUDGET = 12_000
 EXTRACTIVE_SOURCES = 3_000
 MAX_SOURCE_TOKENS = 32_000
 LOCAL_SOURCE_TOKENS = 2_500
+# a local answer longer than this is a small model rambling (and minutes on a CPU)
+LOCAL_ANSWER_TOKENS = 384
 PROMPT_OVERHEAD = 600
 NOT_COVERED = "The videos do not cover this."
 
@@ -80,15 +83,41 @@ class AskService:
         records = await self._scope(request, chat)
         chain, extractive = self._chain(request)
         why, suggestion = self._why_extractive(request) if extractive else ("", None)
+        local = not extractive and chain[0].info.runtime == "llamacpp"
+        if local:
+            request = dataclasses.replace(
+                request, max_tokens=min(request.max_tokens, LOCAL_ANSWER_TOKENS)
+            )
         budget = source_budget(chain, history, request.max_tokens)
-        retrieved = await self._retrieve(
-            request, records, chain, history, quoted, budget, run, extractive
-        )
+        first_budget = source_budget(chain, [], request.max_tokens)
+        # A local chat keeps the sources of its first question for all its turns while they
+        # fit beside the history: the same prompt prefix, so llama.cpp evaluates only the
+        # new turns, and no model call (the follow-up rewrite) before the sources are shown.
+        pinned = local and bool(history) and budget >= first_budget
+        if pinned:
+            first = next(m.content for m in history if m.role == "user")
+            retrieved = await self._retrieve(
+                dataclasses.replace(request, question=first),
+                records,
+                chain,
+                [],
+                set(),
+                first_budget,
+                run,
+                False,
+            )
+        else:
+            retrieved = await self._retrieve(
+                request, records, chain, history, quoted, budget, run, extractive
+            )
         chat_id = chat.id if chat else await self._new_chat(request, records)
         if extractive:
             answer = self._extractive(request, chat_id, retrieved, why, suggestion)
         else:
-            answer = self._generated(request, chat_id, chain, history, quoted, retrieved, run)
+            stable = local and (pinned or not history)
+            answer = self._generated(
+                request, chat_id, chain, history, quoted, retrieved, run, stable=stable
+            )
         async with contextlib.aclosing(answer) as events:
             async for event in events:
                 yield event
@@ -120,14 +149,22 @@ class AskService:
         quoted: set[int],
         retrieved: Retrieved,
         run: ChainRun,
+        *,
+        stable: bool = False,
     ) -> AsyncGenerator[AskEvent, None]:
-        """Meta, the model's checked stream (reasoning, deltas), saved, done."""
+        """Meta, the model's checked stream (reasoning, deltas), saved, done.
+
+        `stable`: the sources are the chat's for all its turns, so they open the prompt and
+        llama.cpp keeps (and saves) their evaluated state for the next turns.
+        """
         sources = retrieved.sources
         yield _meta(chat_id, chain[0].info.id, False, sources, retrieved.mode, "", None)
-        messages = build_messages(request.question, sources, history, quoted=quoted)
+        messages = build_messages(request.question, sources, history, quoted=quoted, stable=stable)
         options = citing_options(
             chain[0], request.max_tokens, len(sources), not_covered=NOT_COVERED
         )
+        if stable:
+            options = dataclasses.replace(options, keep_through=block_end(messages))
         checked: CheckedAnswer | None = None
         stream = checked_stream(chain, messages, options, sources, run)
         async with contextlib.aclosing(stream) as events:
@@ -155,6 +192,7 @@ class AskService:
             run.served_by,
             checked.usage,
             run.attempts_dicts(),
+            checked.cut,
         )
 
     # -- pieces -------------------------------------------------------------------------------

@@ -19,10 +19,15 @@ untrusted text it put between its brackets.
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
+
+from ..paths import app_paths
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 _BRACKETS = str.maketrans({"[": "(", "]": ")", "［": "（", "］": "）", "【": "（", "】": "）"})
@@ -63,10 +68,24 @@ class Fenced:
         return _block(self.boundary, items, structured=False)
 
 
-def fence(items: Sequence[tuple[str, str]], *, structured: bool = False) -> Fenced:
+def fence(
+    items: Sequence[tuple[str, str]], *, structured: bool = False, stable: bool = False
+) -> Fenced:
     """Fence labelled items (`("[1] Title @ 1:02", text)`) in one block with a random
-    boundary, neutralised (`structured`: bodies keep their brackets, see the module)."""
-    boundary = f"DATA-{secrets.token_hex(8)}"
+    boundary, neutralised (`structured`: bodies keep their brackets, see the module).
+
+    `stable` derives the boundary from the items instead: the same sources then make the
+    same bytes, so a local model can reuse the evaluated state of the block across a chat's
+    turns and across restarts. The block stays closed either way: every label and body has
+    the boundary removed, so knowing it does not let a transcript end the block early.
+    """
+    if stable:
+        digest = hashlib.blake2b(digest_size=8, key=_install_key())
+        for label, body in items:
+            digest.update(f"{len(label)}:{label}{len(body)}:{body}".encode())
+        boundary = f"DATA-{digest.hexdigest()}"
+    else:
+        boundary = f"DATA-{secrets.token_hex(8)}"
     return Fenced(boundary, _block(boundary, items, structured=structured))
 
 
@@ -84,3 +103,39 @@ def _block(boundary: str, items: Sequence[tuple[str, str]], *, structured: bool)
         parts.append(f"{clean_label}\n{clean}")
     parts.append(f"<<<END {boundary}>>>")
     return "\n\n".join(parts)
+
+
+_key: bytes | None = None
+KEY_FILE = "fence.key"
+
+
+def _install_key() -> bytes:
+    """16 random bytes kept in the cache folder (0600), made on first use; a process-wide
+    random key when that folder cannot be written (reuse then lasts one run)."""
+    global _key
+    if _key is None:
+        _key = _read_or_make_key(app_paths().cache_dir / KEY_FILE)
+    return _key
+
+
+def _read_or_make_key(path: Path) -> bytes:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
+        except FileExistsError:
+            fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
+            with os.fdopen(fd, "rb") as handle:
+                key = handle.read(64)
+            if len(key) >= 16:
+                return key[:16]
+            return secrets.token_bytes(16)  # damaged: this run uses its own
+        key = secrets.token_bytes(16)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(key)
+        return key
+    except OSError:
+        return secrets.token_bytes(16)
+
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)

@@ -38,6 +38,10 @@ class ChatOptions:
     stop: tuple[str, ...] = ()
     seed: int | None = None
     grammar: str | None = None
+    # llama.cpp only: a repeat penalty against a small model's loops, and the text whose first
+    # occurrence in the prompt ends its reusable prefix (a source block), saved for later turns
+    repeat_penalty: float = 1.0
+    keep_through: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +50,9 @@ class Usage:
     completion_tokens: int
     ms: float = 0.0
     first_token_ms: float | None = None
+    # prompt tokens not evaluated: reused from the live context or (`restored_tokens`) from disk
+    cached_tokens: int = 0
+    restored_tokens: int = 0
 
 
 @dataclass(frozen=True, slots=True)

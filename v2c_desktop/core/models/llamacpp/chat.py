@@ -37,6 +37,7 @@ from v2c_desktop.core.models.llamacpp.native import (
     PromptTooLarge,
     generate,
 )
+from v2c_desktop.core.models.llamacpp.prefix_cache import PrefixCache
 from v2c_desktop.core.models.types import (
     ChatDelta,
     ChatDone,
@@ -46,9 +47,14 @@ from v2c_desktop.core.models.types import (
     ModelCallFailed,
     ModelInfo,
 )
+from v2c_desktop.core.paths import app_paths
 
 CHARS_PER_TOKEN = 3.5
 DEFAULT_OPTIONS = ChatOptions()
+PREFIX_DIR = "llamacpp-prefix"
+# llama-cpp-python's default, kept: bench/llamacpp_tuning.py found nothing that beat it (nor
+# 2 threads, which busy-wait and collapsed when other work shared the cores; see thread_count)
+N_BATCH = 512
 
 
 class LlamaCppChatModel:
@@ -71,6 +77,7 @@ class LlamaCppChatModel:
         idle_unload_s: float = 600,
         capable: bool = True,
         label: str = "",
+        prefix_cache: PrefixCache | None = None,
     ) -> None:
         self.path = Path(path)
         model_id = model_id or f"llamacpp/{self.path.stem}"
@@ -87,6 +94,8 @@ class LlamaCppChatModel:
         self.n_threads = n_threads
         self.generations = 0
         self.last_done: ChatDone | None = None
+        # saved source-block states, under the app's cache dir unless a test gives its own
+        self.prefix_cache = prefix_cache or PrefixCache(app_paths().cache_dir / PREFIX_DIR)
         self._active: set[Generation] = set()
         self._host: NativeHost[GuardedLlama] = NativeHost(
             model_id=model_id, load=self._load, idle_unload_s=idle_unload_s
@@ -122,7 +131,7 @@ class LlamaCppChatModel:
                     "use a llama-cpp-python chat_format name such as chatml or llama-3",
                 ) from error
         threads = thread_count(self.n_threads)
-        return load_gguf(
+        llm = load_gguf(
             GuardedLlama,
             self.path,
             self.info.id,
@@ -130,6 +139,19 @@ class LlamaCppChatModel:
             chat_format=self.chat_format,  # None: the GGUF's own chat template
             n_threads=threads,
             n_threads_batch=threads,
+            n_batch=N_BATCH,
+        )
+        llm.prefix_cache = self.prefix_cache
+        llm.cache_identity = self._cache_identity()
+        return llm
+
+    def _cache_identity(self) -> str:
+        """Everything a saved KV state depends on besides its tokens: the exact model file
+        and the context settings that shape the cache."""
+        stat = self.path.stat()
+        return (
+            f"{self.info.id}|{self.path.resolve()}|{stat.st_size}|{stat.st_mtime_ns}"
+            f"|n_ctx={self.info.context_window}|kv=f16"
         )
 
     def _count_generation(self) -> None:

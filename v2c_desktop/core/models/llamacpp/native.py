@@ -25,6 +25,8 @@ from llama_cpp.llama_types import ChatCompletionRequestMessage
 
 from v2c_desktop.core.errors import V2CError
 from v2c_desktop.core.models.llamacpp.host import NativeHost
+from v2c_desktop.core.models.llamacpp.prefix_cache import PrefixCache
+from v2c_desktop.core.models.repetition import RepeatGuard
 from v2c_desktop.core.models.types import (
     ChatDelta,
     ChatDone,
@@ -63,6 +65,8 @@ class Generation:
     on_start: Callable[[], None] = lambda: None
     prompt_tokens: int = 0
     sampled: int = 0
+    cached_tokens: int = 0
+    restored_tokens: int = 0
 
     def post(self, item: ChatDelta | ChatDone | Failed) -> None:
         """Hand an event to the loop; if the loop is gone, stop generating for nobody."""
@@ -94,6 +98,8 @@ class GuardedLlama(Llama):
     """
 
     generation: Generation | None = None
+    prefix_cache: PrefixCache | None = None
+    cache_identity: str = ""
 
     def create_completion(self, prompt: str | list[int], *args: Any, **kwargs: Any) -> Any:
         request = self.generation
@@ -103,9 +109,75 @@ class GuardedLlama(Llama):
             request.prompt_tokens = len(tokens)
             if len(tokens) + max_tokens > self.n_ctx():
                 raise PromptTooLarge(len(tokens), max_tokens, self.n_ctx())
+            if request.options.seed is None:
+                self._prepare_prefix(tokens, request)
             criteria = list(kwargs.get("stopping_criteria") or [])
             kwargs["stopping_criteria"] = StoppingCriteriaList([*criteria, request.should_stop])
         return super().create_completion(prompt, *args, **kwargs)
+
+    def _prepare_prefix(self, tokens: list[int], request: Generation) -> None:
+        """Make the context hold the prompt's reusable prefix before llama.cpp's own prefix
+        matching runs, and count what will not be evaluated again.
+
+        The live context is kept between calls, so a follow-up that starts with the last
+        prompt costs only its new tokens. When the options name the end of a reusable block
+        (`keep_through`) and the live context does not already hold it, its saved state is
+        restored from disk, or the block is evaluated alone and saved, so a later process can
+        restore it. Positions past the prefix are left to `generate`, which trims the KV
+        cache to the common prefix and evaluates the rest.
+        """
+        end = self._block_end(tokens, request.options.keep_through)
+        reused = _common_prefix(self._input_ids, tokens)
+        if end and reused < end and self.prefix_cache is not None:
+            block = tokens[:end]
+            if self.prefix_cache.load(self, self.cache_identity, block):
+                request.restored_tokens = reused = end
+            else:
+                self._eval_prefix(block, reused, request)
+                if not request.stop.is_set():
+                    self.prefix_cache.save(self, self.cache_identity, block)
+        # llama.cpp always decodes the last prompt token again, for fresh logits
+        request.cached_tokens = max(0, min(reused, len(tokens) - 1))
+
+    def _eval_prefix(self, block: list[int], live: int, request: Generation) -> None:
+        """Evaluate `block` after its first `live` tokens (already in the context), a batch
+        at a time so a cancel is seen between batches."""
+        self.n_tokens = live
+        for start in range(live, len(block), self.n_batch):
+            if request.stop.is_set():
+                return
+            self.eval(block[start : start + self.n_batch])
+
+    def _block_end(self, tokens: list[int], marker: str | None) -> int:
+        """The number of tokens up to and including the first occurrence of `marker`.
+
+        Tokens are turned back into bytes one by one (special tokens included, as the chat
+        template wrote them); 0 when the marker is absent.
+        """
+        if not marker:
+            return 0
+        wanted = marker.encode("utf-8")
+        pieces = [self.detokenize([t], special=True) for t in tokens]
+        joined = b"".join(pieces)
+        at = joined.find(wanted)
+        if at < 0:
+            return 0
+        stop, length = at + len(wanted), 0
+        for i, piece in enumerate(pieces):
+            length += len(piece)
+            if length >= stop:
+                return i + 1
+        return 0
+
+
+def _common_prefix(a: Sequence[int] | npt.NDArray[np.intc], b: Sequence[int]) -> int:
+    n = min(len(a), len(b))
+    if n == 0:
+        return 0
+    left = np.asarray(a[:n], dtype=np.int64)
+    right = np.asarray(b[:n], dtype=np.int64)
+    differ = np.nonzero(left != right)[0]
+    return int(differ[0]) if len(differ) else n
 
 
 def checked_grammar(llm: Llama, gbnf: str) -> LlamaGrammar:
@@ -155,6 +227,7 @@ def generate(host: NativeHost[GuardedLlama], request: Generation) -> ChatDone | 
     llm.generation = request
     first_token_ms: float | None = None
     finish = "stop"
+    guard = RepeatGuard()
     try:
         stream = llm.create_chat_completion(
             _request_messages(request.messages),
@@ -165,6 +238,7 @@ def generate(host: NativeHost[GuardedLlama], request: Generation) -> ChatDone | 
             stop=list(options.stop),
             seed=options.seed,
             grammar=grammar,
+            repeat_penalty=options.repeat_penalty,
         )
         request.on_start()
         if isinstance(stream, dict):  # stream=True always yields chunks; this narrows the type
@@ -180,6 +254,9 @@ def generate(host: NativeHost[GuardedLlama], request: Generation) -> ChatDone | 
                     if first_token_ms is None:
                         first_token_ms = (time.perf_counter() - started) * 1000
                     request.post(ChatDelta(text))
+                    if guard.feed(text):
+                        finish = "repetition"  # a loop: the rest would say it again
+                        break
                 if choice["finish_reason"]:
                     finish = choice["finish_reason"]
         finally:
@@ -195,6 +272,8 @@ def generate(host: NativeHost[GuardedLlama], request: Generation) -> ChatDone | 
         completion_tokens=request.sampled,
         ms=(time.perf_counter() - started) * 1000,
         first_token_ms=first_token_ms,
+        cached_tokens=request.cached_tokens,
+        restored_tokens=request.restored_tokens,
     )
     done = ChatDone(request.model_id, usage, finish)
     request.post(done)

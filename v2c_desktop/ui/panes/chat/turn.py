@@ -50,6 +50,12 @@ GET_MODEL_HREF = "v2c-app:get-chat-model"
 #: At most one render of a streaming answer per this many milliseconds.
 RENDER_MS = 80
 
+# why an answer was stopped before the model ended it (AskDone.cut)
+CUT_NOTES = {
+    "repetition": " (stopped: it began repeating itself)",
+    "length": " (stopped at the length limit)",
+}
+
 
 def extractive_label(meta: AskMeta) -> str:
     """Rich text: why no model wrote the answer and, unless the user chose that, how to get
@@ -237,7 +243,8 @@ class TurnView(QFrame):
         self.state = "done"
         self.set_extractive(done.extractive)
         self.show_answer(done.text, cards_from_citations(done.citations, done.unverified))
-        self.say("" if done.extractive else f"Answered by {done.model or 'the model'}")
+        cut = CUT_NOTES.get(done.cut or "", "")
+        self.say("" if done.extractive else f"Answered by {done.model or 'the model'}{cut}")
 
     def show_answer(self, text: str, cards: list[CitationCard]) -> None:
         """The final text: only the numbers with a citation card stay links, numbered as
