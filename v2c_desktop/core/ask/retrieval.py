@@ -9,7 +9,7 @@ neighbouring passages of one video are merged into one range of at most four min
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..domain.videos import Segment, VideoRecord
 from ..search.engine import SearchEngine
@@ -29,11 +29,25 @@ def segments_tokens(segments: Sequence[Segment]) -> int:
     return sum(estimate_tokens(s.text) + 6 for s in segments)  # + the [m:ss] label share
 
 
+@dataclass(frozen=True, slots=True)
+class RankedSpan:
+    """A search hit the sources were cut from: its video, time range and 0-based rank."""
+
+    video_id: str
+    start: float
+    end: float
+    rank: int
+
+
 @dataclass
 class Retrieved:
+    """The sources, how they were chosen, their size, and (searched) the hits they came
+    from in rank order, so an extractive answer can favour the passages ranked best."""
+
     sources: list[Source]
     mode: str  # "all" or "search"
     tokens: int
+    hits: list[RankedSpan] = field(default_factory=list)
 
 
 def _split(record: VideoRecord, segments: Sequence[Segment]) -> list[SourceRange]:
@@ -59,9 +73,14 @@ def fits(records: Sequence[VideoRecord], budget: int) -> bool:
 
 
 async def searched_sources(
-    engine: SearchEngine, records: Sequence[VideoRecord], query: str, budget: int
+    engine: SearchEngine,
+    records: Sequence[VideoRecord],
+    query: str,
+    budget: int,
+    ranked: list[RankedSpan] | None = None,
 ) -> list[SourceRange]:
-    """The best hybrid-search passages of the scope, up to the budget, neighbours merged."""
+    """The best hybrid-search passages of the scope, up to the budget, neighbours merged;
+    the hits taken are appended to `ranked` (when given) with their rank."""
     by_id = {r.video.id: r for r in records}
     result = await engine.search(
         SearchRequest(
@@ -73,7 +92,7 @@ async def searched_sources(
     )
     chosen: dict[str, list[tuple[float, float]]] = {}
     used = 0
-    for hit in result.hits:
+    for rank, hit in enumerate(result.hits):
         record = by_id.get(hit.video_id)
         if record is None:
             continue
@@ -83,6 +102,8 @@ async def searched_sources(
             continue
         used += cost
         chosen.setdefault(hit.video_id, []).append((hit.start, hit.end))
+        if ranked is not None:
+            ranked.append(RankedSpan(hit.video_id, hit.start, hit.end, rank))
     ranges: list[SourceRange] = []
     for vid, spans in chosen.items():
         record = by_id[vid]
@@ -114,9 +135,10 @@ async def retrieve(
 ) -> Retrieved:
     """`force_search` ranks passages even when all would fit: an extractive answer quotes
     only the best few, and the hybrid search finds them by meaning, not just shared words."""
+    hits: list[RankedSpan] = []
     if fits(records, budget) and not force_search:
         ranges, mode = all_sources(records), "all"
     else:
-        ranges, mode = await searched_sources(engine, records, query, budget), "search"
+        ranges, mode = await searched_sources(engine, records, query, budget, hits), "search"
     sources = number_sources(ranges)
-    return Retrieved(sources, mode, sum(segments_tokens(s.segments) for s in sources))
+    return Retrieved(sources, mode, sum(segments_tokens(s.segments) for s in sources), hits)

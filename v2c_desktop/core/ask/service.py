@@ -35,7 +35,7 @@ from .events import (
     ModelSuggestion,
     SourceInfo,
 )
-from .extractive import extractive_answer
+from .extractive import ranked_extractive_answer
 from .limits import check_request
 from .prompt import block_end, build_messages, rewrite_messages
 from .retrieval import Retrieved, estimate_tokens, retrieve
@@ -131,7 +131,9 @@ class AskService:
         suggestion: ModelSuggestion | None,
     ) -> AsyncGenerator[AskEvent, None]:
         """Meta, the quotes as one delta, saved, done: no model writes this answer."""
-        answer = extractive_answer(request.question, retrieved.sources)
+        answer = await ranked_extractive_answer(
+            request.question, retrieved.sources, self.engine.embedder, retrieved.hits
+        )
         # sources numbered as the answer cites them: [1] comes first
         yield _meta(chat_id, None, True, answer.sources, retrieved.mode, why, suggestion)
         yield AskDelta(answer.text)
