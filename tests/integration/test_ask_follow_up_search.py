@@ -60,7 +60,7 @@ def test_a_local_follow_up_keeps_the_chats_sources_without_a_rewrite(tmp_path: P
             follow = [
                 e
                 async for e in api.ask(
-                    AskRequest(FOLLOW_UP, chat_id=first[-1].chat_id, model=SMOL, max_tokens=48)
+                    AskRequest(FOLLOW_UP, chat_id=first[-1].chat_id, model=SMOL, max_tokens=96)
                 )
             ]
             chat = await api.get_chat(first[-1].chat_id)
@@ -81,6 +81,7 @@ def test_a_local_follow_up_keeps_the_chats_sources_without_a_rewrite(tmp_path: P
     assert searched == [FIRST]
     # the answer cites only sources it was given, each with a quote found in the source
     numbers = {s.n for s in meta.sources}
+    assert "<<<" not in done.text  # it does not imitate the fence of the quoted first turn
     assert done.citations, done.text
     for citation in done.citations:
         # a real source with its quote; a 135M model's sentence may not be supported by

@@ -172,6 +172,8 @@ def citation_grammar(k: int, *, not_covered: str | None = None) -> str:
     followed by any digit was tried, and SmolLM2 used it to escape the citation by writing
     "Bitcoin.1.2.2.2.7.7.7...". Allowing the stop right before the citation matters as much:
     a small model wants to end with "." and, when it may, then writes the `[n]`.
+    No `<` either: a small model imitates the fence lines of a quoted turn in the history
+    and would open its answer with `<<<END DATA-...>>>` (seen with SmolLM2).
     Length is left to `max_tokens`. `not_covered`, when given, is an uncited sentence the
     model may answer instead (in the question's language), so it can still say that the
     videos do not cover the question.
@@ -184,8 +186,8 @@ def citation_grammar(k: int, *, not_covered: str | None = None) -> str:
         rules = [
             'sentence ::= lead piece* (stop " "?)? cite+ stop?',
             "stop ::= [.!?]",
-            "lead ::= [^\\[\\]\\n.!? ] | decimal",
-            "piece ::= [^\\[\\]\\n.!?] | decimal",
+            "lead ::= [^\\[\\]\\n.!?< ] | decimal",
+            "piece ::= [^\\[\\]\\n.!?<] | decimal",
             'decimal ::= [0-9] "." [0-9]',
             'cite ::= "[" num "]"',
             "num ::= " + " | ".join(f'"{n}"' for n in range(1, k + 1)),
