@@ -583,3 +583,65 @@ def test_a_dropped_folder_says_how_far_its_walk_has_come(
         job = pane.start_import([str(folder)])
     assert shown and shown[-1] == "Scanning Lectures: 3 files"
     qtbot.waitUntil(lambda: pane.table.model.rowCount() == 3)
+
+
+def test_an_archive_replaces_a_web_import_only_after_the_user_confirms(
+    qtbot: QtBot, qloop: object, runner: JobRunner, tmp_path: Path
+) -> None:
+    """An archive whose .info.json claims a video read from the web is kept out and the row
+    says so; Replace… asks, Cancel changes nothing, Yes imports it with the archive's words."""
+    import threading
+
+    import httpx
+
+    from tests.gui.conftest import make_core
+    from tests.unit.security import test_agent_inputs as agent
+
+    def web_import(folder: Path) -> None:
+        """The video read from YouTube (replayed: no network), without a thumbnail URL."""
+        info = agent.info_with_track("https://www.youtube.com/api/timedtext?v=x", agent.WATCH)
+        info.pop("thumbnail", None)
+        info.pop("thumbnails", None)
+        track = httpx.Response(200, text=agent.VTT, headers={"content-type": "text/vtt"})
+        replay = httpx.MockTransport(lambda _request: track)
+        result = agent.add(folder, [agent.WATCH], {agent.WATCH: info}, transport=replay)
+        assert result.count("added") == 1, result.to_dict()
+
+    web = tmp_path / "web"
+    web.mkdir()
+    worker = threading.Thread(target=web_import, args=(web,))  # its own event loop
+    worker.start()
+    worker.join(120)
+    api = make_core(web / "lib.duckdb")
+    try:
+        before = wait_for(qtbot, api.get_video(HOMUNCULUS)).transcript
+        folder = agent._archive_claiming_the_id(tmp_path)
+        claim = json.loads((folder / "talk.info.json").read_text(encoding="utf-8"))
+        claim.pop("thumbnail", None)  # no picture to fetch: this test stays offline
+        claim.pop("thumbnails", None)
+        (folder / "talk.info.json").write_text(json.dumps(claim), encoding="utf-8")
+        pane = make_pane(qtbot, api, runner)
+        with qtbot.waitSignal(runner.finished, timeout=60000):
+            job = pane.start_import([str(folder)])
+        row = pane.imports.rows[job]
+        assert row.replace.isVisible() and not row.retry.isVisible()
+        assert "imported from the web before" in row.failures.text()
+        row.replace.click()
+        box = pane.findChild(QMessageBox, "confirmBox")
+        assert box is not None and "imported from the web" in box.text()
+        box.button(QMessageBox.StandardButton.Cancel).click()
+        assert wait_for(qtbot, api.get_video(HOMUNCULUS)).transcript == before
+        assert list(pane.imports.rows) == [job]  # nothing was started
+
+        row.replace.click()
+        box = pane.findChild(QMessageBox, "confirmBox")
+        assert box is not None
+        with qtbot.waitSignal(runner.finished, timeout=60000) as replaced:
+            box.button(QMessageBox.StandardButton.Yes).click()
+        assert replaced.args[1].count("updated") == 1, replaced.args[1].to_dict()
+        after = wait_for(qtbot, api.get_video(HOMUNCULUS)).transcript
+        assert after.producer.startswith("yt-dlp archive") and after != before
+        assert not pane.imports.rows[replaced.args[0]].replace.isVisible()
+    finally:
+        wait_for(qtbot, runner.shutdown())
+        wait_for(qtbot, api.aclose())

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .domain.imports import BatchResult, ImportOutcome, ItemListing, outcome_line
+from .domain.imports import REPLACE_WEB, BatchResult, ImportOutcome, ItemListing, outcome_line
 from .domain.videos import Collection, VideoRecord, VideoSummary
 from .errors import V2CError, bad_request, not_found
 from .file_kinds import is_media
@@ -225,7 +225,7 @@ class Library:
         """A `skipped` outcome when the local `record` would replace a web import, else None.
 
         An archive's `.info.json` may claim any video's id; what the library read from the
-        site itself is kept unless the user confirms (`v2c add --replace-web`). A video
+        site itself is kept unless the user confirms (the outcome's `confirm`). A video
         imported from local files (its transcript's producer says so) is theirs to update.
         """
         vid = record.video.id
@@ -240,8 +240,9 @@ class Library:
             vid,
             existing.video.title,
             reason=f"{vid} was imported from the web, so this local archive did not replace "
-            f"its transcript ({existing.transcript.producer or 'web captions'}); to replace "
-            f"it with the archive's, add it again with `v2c add {label} --replace-web`",
+            f"its transcript ({existing.transcript.producer or 'web captions'}); replacing it "
+            "with the archive's needs the user's confirmation",
+            confirm=REPLACE_WEB,
         )
 
     async def _saved(self, video_id: str) -> VideoRecord | None:

@@ -270,7 +270,8 @@ def test_a_local_archive_does_not_replace_a_web_import_without_confirmation(
     out = only(add(tmp_path, [str(folder)], {}))
     assert out["status"] == "skipped" and out["video_id"] == "youtube:fxZWtc0mYpQ", out
     assert "was imported from the web" in out["reason"]
-    assert "--replace-web" in out["reason"]  # the hint names the flag
+    assert out["confirm"] == "replace-web"  # what the user may confirm, each face its way
+    assert "confirmation" in out["reason"] and "v2c add" not in out["reason"]
     assert _words(tmp_path) == ("the internal page's secret words", "youtube")  # kept
 
     replaced = only(add(tmp_path, [str(folder)], {}, replace_web=True))
@@ -288,7 +289,7 @@ def test_v2c_add_replace_web_is_the_confirmation(
     library = str(tmp_path / "lib.duckdb")
     assert main(["--library", library, "add", "--no-index", str(folder)]) == 0
     first = capsys.readouterr().out
-    assert "skipped" in first and "--replace-web" in first, first
+    assert "skipped" in first and f"v2c add --replace-web {folder}" in first, first
     assert _words(tmp_path)[1] == "youtube"
     assert main(["--library", library, "add", "--no-index", "--replace-web", str(folder)]) == 0
     assert "updated 1" in capsys.readouterr().out

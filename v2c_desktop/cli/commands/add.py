@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 from pathlib import Path
 
-from v2c_desktop.core.domain.imports import BatchResult
+from v2c_desktop.core.domain.imports import REPLACE_WEB, BatchResult
 from v2c_desktop.core.progress import Progress
 
 from ..context import open_context
@@ -92,6 +93,10 @@ def print_problems(result: BatchResult) -> None:
             print(f"failed: {outcome.source}\n  {outcome.error.code}: {outcome.error.message}")
             if outcome.error.hint:
                 print(f"  hint: {outcome.error.hint_for('cli')}")
+        elif outcome.confirm == REPLACE_WEB:
+            print(f"kept: {outcome.title or outcome.video_id} (imported from the web)")
+            again = f"v2c add --replace-web {shlex.quote(outcome.source)}"
+            print(f"  hint: to replace its transcript with the local archive's, run `{again}`")
         elif outcome.warnings:
             print(f"warning: {outcome.title or outcome.source}")
             for warning in outcome.warnings:

@@ -16,6 +16,10 @@ from .videos import Collection
 Status = Literal["added", "updated", "skipped", "failed"]
 
 
+#: `ImportOutcome.confirm`: a local archive may replace a video imported from the web.
+REPLACE_WEB = "replace-web"
+
+
 @wire
 @dataclass
 class ImportOutcome:
@@ -23,6 +27,9 @@ class ImportOutcome:
 
     `warnings` are things the user should know about an import that went through: damaged
     cues left out of the transcript (with their lines), a metadata file that was ignored.
+    `confirm` names what the user may confirm to let a skipped item through, each face in
+    its own way: "replace-web" (a local archive claims a video imported from the web; the
+    CLI names `--replace-web`, the app asks in a dialog).
     """
 
     source: str
@@ -32,6 +39,7 @@ class ImportOutcome:
     reason: str = ""
     error: V2CError | None = None
     warnings: list[str] = field(default_factory=list)
+    confirm: str = ""
 
     def to_dict(self, face: Face | None = None) -> dict[str, Any]:
         out: dict[str, Any] = {"source": self.source, "status": self.status}
@@ -45,6 +53,8 @@ class ImportOutcome:
             out["error"] = self.error.to_dict(face)
         if self.warnings:
             out["warnings"] = list(self.warnings)
+        if self.confirm:
+            out["confirm"] = self.confirm
         return out
 
 

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from v2c_desktop.core.domain.imports import BatchResult, ImportOutcome
+from v2c_desktop.core.domain.imports import REPLACE_WEB, BatchResult, ImportOutcome
 
 from ...bridge import UNKNOWN_TOTAL, JobRunner
 from ...elided_label import ElidedLabel, breakable
@@ -76,10 +76,13 @@ class ImportRow(QFrame):
 
     Signals:
         retry_requested(sources, collection): import the failed sources again.
+        replace_requested(outcomes, collection): the user wants local archives to replace
+            the web imports they were kept from (`ImportOutcome.confirm` "replace-web").
         video_requested(video_id): an added video's link was clicked.
     """
 
     retry_requested = Signal(list, str)
+    replace_requested = Signal(list, str)
     video_requested = Signal(str)
 
     def __init__(
@@ -121,6 +124,18 @@ class ImportRow(QFrame):
         self.retry.setToolTip("Import the sources that failed again")
         self.retry.clicked.connect(self._retry)
         self.retry.hide()
+        self.kept_from_web: list[ImportOutcome] = []
+        self.replace = QToolButton()
+        self.replace.setObjectName("importReplace")
+        self.replace.setText("Replace transcript…")
+        self.replace.setToolTip(
+            "Some videos were imported from the web before: their transcripts were kept. "
+            "Replace them with this archive's?"
+        )
+        self.replace.clicked.connect(
+            lambda: self.replace_requested.emit(list(self.kept_from_web), self.collection)
+        )
+        self.replace.hide()
         self.status = wrapping_label("importStatus", Qt.TextFormat.PlainText)
         self.status.setText("Starting…")
         self.failures = wrapping_label("importFailures", Qt.TextFormat.RichText)
@@ -134,6 +149,7 @@ class ImportRow(QFrame):
         top.addWidget(self.bar)
         top.addWidget(self.cancel)
         top.addWidget(self.retry)
+        top.addWidget(self.replace)
         layout = QVBoxLayout(self)
         layout.setSpacing(2)
         layout.addLayout(top)
@@ -187,11 +203,21 @@ class ImportRow(QFrame):
                 line += f"<br>&nbsp;&nbsp;<i>{escape(breakable(hint))}</i>"
             lines.append(line)
             tips.append(f"{outcome.source}: {message}")
+        for outcome in result.outcomes:
+            if outcome.confirm == REPLACE_WEB:
+                title = escape(breakable(short_source(outcome.title or outcome.source, 60)))
+                lines.append(
+                    f"<b>{title}</b>: imported from the web before, so its transcript was "
+                    "kept<br>&nbsp;&nbsp;<i>“Replace transcript…” uses this archive's instead</i>"
+                )
+                tips.append(f"{outcome.source}: {outcome.reason}")
         self.failures.setText("<br>".join(lines))
         self.failures.setToolTip("\n".join(tips))
         self.failures.setVisible(bool(lines))
         self.retry_sources = [o.source for o in failed]
         self.retry.setVisible(bool(failed))
+        self.kept_from_web = [o for o in result.outcomes if o.confirm == REPLACE_WEB]
+        self.replace.setVisible(bool(self.kept_from_web))
         self._show_added(result)
 
     def _show_added(self, result: BatchResult) -> None:
@@ -270,10 +296,12 @@ class ImportPanel(QWidget):
 
     Signals:
         retry_requested(sources, collection): a row's Retry was clicked.
+        replace_requested(outcomes, collection): a row's Replace… was clicked.
         video_requested(video_id): a row's link to an imported video was clicked.
     """
 
     retry_requested = Signal(list, str)
+    replace_requested = Signal(list, str)
     video_requested = Signal(str)
 
     def __init__(self, runner: JobRunner, parent: QWidget | None = None) -> None:
@@ -319,6 +347,7 @@ class ImportPanel(QWidget):
             row.cancelled_text = cancelled_text
         row.done_text = done_text
         row.retry_requested.connect(self.retry_requested)
+        row.replace_requested.connect(self.replace_requested)
         row.video_requested.connect(self.video_requested)
         self.rows[job_id] = row
         self._list.insertWidget(self._list.count() - 1, row)

@@ -15,7 +15,7 @@ from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
 
-from v2c_desktop.core.domain.imports import BatchResult
+from v2c_desktop.core.domain.imports import BatchResult, ImportOutcome
 from v2c_desktop.core.domain.speech import SpeechModelInfo
 from v2c_desktop.core.domain.videos import Collection, VideoRecord, VideoSummary
 
@@ -95,6 +95,7 @@ class LibraryPane(QWidget):
         self.sidebar.create_requested.connect(self._create_from_selection)
         self.sidebar.videos_dropped.connect(self.add_to_collection)
         self.imports.retry_requested.connect(self.start_import)  # a new row; the old one stays
+        self.imports.replace_requested.connect(self.ask_replace_web)
         self.imports.video_requested.connect(self.reveal_video)
         self.sidebar.rename_requested.connect(self.rename_collection)
         self.sidebar.delete_requested.connect(self.delete_collection)
@@ -216,12 +217,20 @@ class LibraryPane(QWidget):
     def pick_folder(self) -> None:
         pick_folder(self, self.start_import)
 
-    def start_import(self, sources: list[str], collection: str = "") -> str:
-        """Import `sources` (URLs, files, folders) as a visible, cancellable job."""
-        label = f"Import {sources_label(sources)}"
+    def start_import(
+        self, sources: list[str], collection: str = "", *, replace_web: bool = False
+    ) -> str:
+        """Import `sources` (URLs, files, folders) as a visible, cancellable job.
+
+        `replace_web`: the user confirmed that these local archives may replace the videos
+        they claim to be, which were imported from the web (`ask_replace_web`)."""
+        label = f"{'Replace from' if replace_web else 'Import'} {sources_label(sources)}"
         job_id = self._runner.start(
             lambda progress: self._api.add(
-                list(sources), collection=collection or None, progress=progress
+                list(sources),
+                collection=collection or None,
+                progress=progress,
+                replace_web=replace_web,
             ),
             label=label,
             visible=True,
@@ -231,6 +240,24 @@ class LibraryPane(QWidget):
         )
         self.imports.track(job_id, label, list(sources), collection)
         return job_id
+
+    def ask_replace_web(self, kept: list[ImportOutcome], collection: str = "") -> None:
+        """Ask before local archives replace transcripts read from the web: an archive's
+        .info.json may claim any video's id, so only the user can say it is that video."""
+        if not kept:
+            return
+        titles = [o.title or o.video_id or o.source for o in kept]
+        what = f"“{titles[0]}”" if len(kept) == 1 else f"these {len(kept)} videos"
+        shown = "\n".join(f"• {t} ({o.video_id})" for t, o in zip(titles, kept, strict=True))
+        confirm(
+            self,
+            "Replace web transcripts",
+            f"Replace the transcript of {what}, imported from the web, with the local archive's?",
+            lambda: self.start_import([o.source for o in kept], collection, replace_web=True),
+            detail="Only do this if the archive really is that video: its .info.json says "
+            "which video it is, and anyone can write one. The archive's transcript will say "
+            f"it came from the file.\n\n{shown}",
+        )
 
     def _imported(self, result: BatchResult) -> None:
         if result.changed_ids or result.collection is not None:
