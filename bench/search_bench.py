@@ -16,11 +16,15 @@
    so hybrid and vector latencies INCLUDE embedding the query. p50 / p95 wall time of
    `engine.search` per mode, and the median time of each stage.
 
+4. Quality per mode on the evaluation set (tests/eval/run_eval.py: MRR and Hit@5), and the
+   memory of the in-memory search structures (BM25 postings, vector matrix) at each size,
+   extrapolated linearly to 1M chunks.
+
 Run: .venv/bin/python bench/search_bench.py [--sizes 1k,10k,100k] [--workdir DIR] [--reuse]
-     [--rounds 3]
+     [--rounds 3] [--no-quality]
 With --workdir the built libraries are kept; --reuse then skips building those present.
-Targets on 2 cores: hybrid p50 <= 25 ms and p95 <= 60 ms at 100k chunks; indexing >= 60
-hours of speech per minute.
+Targets on 2 cores: hybrid p50 <= 20 ms and p95 <= 40 ms at 100k chunks (under 15 ms at 1k);
+indexing >= 60 hours of speech per minute.
 """
 
 from __future__ import annotations
@@ -277,6 +281,7 @@ async def latency(path: Path, size: str, embedder: OnnxEmbedder, queries: list[s
             f"vectors (reopened: stored vectors loaded, first search {load_s:.2f} s); "
             f"{len(queries)} queries per mode, query embedding included; {_load()} =="
         )
+        _print_memory(engine, int(info["chunks"]))
         for mode in MODES:
             for q in queries[:WARMUP]:
                 engine.clear_query_cache()
@@ -302,6 +307,40 @@ async def latency(path: Path, size: str, embedder: OnnxEmbedder, queries: list[s
     finally:
         await engine.aclose()
         store.close()
+
+
+def _print_memory(engine: SearchEngine, chunks: int) -> None:
+    """Bytes of the in-memory structures, and the same per chunk times 1M."""
+    keywords = getattr(engine, "keywords", None)
+    parts: dict[str, int] = {}
+    if keywords is not None:
+        parts["BM25 postings"] = keywords.memory_bytes()
+    if engine.vectors is not None:
+        rows = len(engine.vectors)
+        buffer = engine.vectors._buffer  # a benchmark may look inside
+        parts[f"vectors ({buffer.dtype}, capacity {len(buffer)} rows)"] = (
+            rows * buffer.shape[1] * buffer.itemsize if buffer.ndim == 2 else 0
+        )
+    scale = 1_000_000 / max(chunks, 1)
+    shown = ", ".join(
+        f"{name} {b / 2**20:.1f} MiB (1M chunks: {b * scale / 2**30:.2f} GiB)"
+        for name, b in parts.items()
+    )
+    extra = f"; {keywords.postings()} postings" if keywords is not None else ""
+    print(f"  memory: {shown}{extra}")
+
+
+async def quality() -> None:
+    """MRR and Hit@5 per mode on tests/eval/queries.json (tests/eval/run_eval.py)."""
+    sys.path.insert(0, str(REPO))
+    from tests.eval.run_eval import format_table, run
+
+    print(f"== quality: tests/eval/run_eval.py, every mode; {_load()} ==")
+    started = time.perf_counter()
+    report = await asyncio.to_thread(run)
+    for line in format_table(report).splitlines()[:5]:  # the `all` rows
+        print(f"  {line}")
+    print(f"  (eval took {_s(started)})")
 
 
 def _pct(values: list[float], pct: int) -> float:
@@ -340,6 +379,8 @@ async def main_async(args: argparse.Namespace) -> None:
         queries = bench_queries()
         for size in sorted(sizes, key=lambda s: SIZES[s]):
             await latency(libraries[size], size, embedder, queries)
+        if not args.no_quality:
+            await quality()
     finally:
         await embedder.aclose()
         if not args.workdir:
@@ -353,6 +394,7 @@ def main() -> None:
     parser.add_argument("--workdir", help="keep the built libraries here")
     parser.add_argument("--reuse", action="store_true", help="reuse libraries in --workdir")
     parser.add_argument("--rounds", type=int, default=3, help="keyword + vector index runs")
+    parser.add_argument("--no-quality", action="store_true", help="skip the eval-set quality run")
     asyncio.run(main_async(parser.parse_args()))
 
 

@@ -199,7 +199,7 @@ def test_hybrid_runs_both_sides_and_meta_says_so(corpus: Corpus) -> None:
     result = corpus.lib.search("the stages of sleep and REM", limit=5)
     meta = result.meta
     assert meta["mode"] == "hybrid" and meta["sides"] == ["keyword", "vector"]
-    assert meta["keyword_backend"] == "duckdb-bm25"
+    assert meta["keyword_backend"] == "memory-bm25"
     assert meta["embedding_model"] == ONNX_MODEL
     videos = len(corpus.records)
     assert meta["vector"] == {"status": "ok", "covered": videos, "videos": videos}

@@ -37,13 +37,13 @@ from ..ids import timestamp_url
 from ..models.types import ChatModel, EmbeddingModel
 from ..progress import Progress, ProgressCallback, ignore_progress
 from ..store import LibraryStore
-from ..store.bm25 import CorpusStats
 from ..store.search_reads import LibraryState, SearchReads, VideoFilter
 from ..store.until_write import UntilWrite
 from .cutoff import Cutoff, keyword_cut, vector_cut
 from .fusion import Fused, FusionSettings, fused_score, rrf
 from .hits import ChunkHit, join_chunk_texts, merge_ranges, segment_text, snippet
 from .indexer import IndexResult, KeywordIndex, SearchIndexer
+from .keyword_memory import KeywordMemory
 from .query import ParsedQuery, parse_query, satisfies
 from .request import MODES, SearchHit, SearchRequest, SearchResult
 from .rerank import rerank_hits
@@ -78,13 +78,14 @@ class SearchEngine:
         self.rerank_chain = rerank_chain
         self.vectors = VectorIndex(embedder.info.id) if embedder is not None else None
         self.reads = SearchReads(store)
-        self.indexer = SearchIndexer(store, embedder, self.vectors, self.reads)
+        self.keywords = KeywordMemory()
+        self.indexer = SearchIndexer(store, embedder, self.vectors, self.reads, self.keywords)
         self._loaded = False
         self._load_lock = asyncio.Lock()
         self._query_vectors: OrderedDict[str, Vector] = OrderedDict()
         self._reindexed: list[dict[str, str]] = []
         self._clean_state: UntilWrite[LibraryState | None] = UntilWrite(store)
-        self._bm25_stats: UntilWrite[CorpusStats] = UntilWrite(store)
+        self._chunk_fingerprint: UntilWrite[tuple[int, int]] = UntilWrite(store)
         self._cards = VideoCards(store, self.reads)
 
     # -- index --------------------------------------------------------------------------------
@@ -99,7 +100,44 @@ class SearchEngine:
                     self.store.load_vectors, self.vectors.model
                 )
                 self.vectors.load(ids, videos, matrix)
+            await asyncio.to_thread(self._load_keywords)
             self._loaded = True
+
+    def _load_keywords(self) -> None:
+        """Build the in-memory postings from the tables (under the memory's lock, so no
+        change the indexer pushes meanwhile is lost: it waits, then applies on top)."""
+        with self.keywords.lock:
+            data = self.reads.keyword_postings()
+            self.keywords.load(
+                data["vocab"],
+                data["chunk_ids"],
+                data["videos"],
+                data["lengths"],
+                data["tids"],
+                data["posting_chunks"],
+                data["tfs"],
+            )
+
+    def _sync_keywords(self) -> None:
+        """Bring the in-memory postings in step with the chunks table when its fingerprint
+        says they are not (a change this engine did not make). Changes this engine makes
+        reach the memory right after their write, so this almost never reads more than
+        the fingerprint, and that only once per write."""
+        if self.keywords.being_written:
+            return  # this engine's own write: the memory follows it as soon as it lands
+        if self._chunk_fingerprint.get(self.reads.chunk_fingerprint) == self.keywords.fingerprint():
+            return
+        with self.keywords.lock:  # a change being pushed finishes first
+            if self.reads.chunk_fingerprint() == self.keywords.fingerprint():
+                return
+            stored = self.reads.chunk_fingerprints()
+            held = self.keywords.video_fingerprints()
+            differ = sorted(v for v in stored.keys() | held.keys() if stored.get(v) != held.get(v))
+            changed = sum(stored[v][0] for v in differ if v in stored)
+            if changed * 4 > max(1, sum(n for n, _ in stored.values())):
+                self._load_keywords()
+                return
+            self.keywords.replace_from(self.reads.keyword_postings(differ), differ)
 
     def _state(self, *, list_vectors: bool = False) -> LibraryState:
         """Sizes and staleness of the index; a fully indexed library's counts are kept
@@ -297,6 +335,7 @@ class SearchEngine:
         left out only for having no date (None without a date filter)."""
         state = self._state()
         self._reconcile_vectors(state)
+        self._sync_keywords()
         where = video_filter(request)
         allowed = self.reads.allowed_videos(where)
         dated = request.published_after or request.published_before
@@ -316,7 +355,7 @@ class SearchEngine:
         terms = sorted({t for phrase in parsed.phrases for t in indexed_phrase_terms(phrase)})
         if not terms:
             return None
-        return self.reads.chunks_with_all_terms(terms)
+        return self.keywords.chunks_with_all_terms(terms)
 
     def _vector_state(
         self, mode: str, allowed: list[str] | None, state: LibraryState
@@ -370,8 +409,7 @@ class SearchEngine:
         dropped: dict[str, int] | None = None,
     ) -> list[int]:
         limit = PHRASE_CANDIDATES if _needs_filter(parsed) else CANDIDATES
-        stats = self._bm25_stats.get(self.reads.corpus_stats)
-        ranked = self.reads.bm25_top(parsed.terms, limit=limit, videos=allowed, stats=stats)
+        ranked = self.keywords.top(parsed.terms, limit=limit, videos=allowed)
         kept = self._satisfying([cid for cid, _ in ranked], parsed, candidates, checked)
         if cutoff is None:
             return kept
@@ -553,7 +591,7 @@ class SearchEngine:
     ) -> dict[str, Any]:
         meta: dict[str, Any] = {
             "sides": sorted(sides),
-            "keyword_backend": "duckdb-bm25",
+            "keyword_backend": "memory-bm25",
             "embedding_model": self.embedder.info.id if self.embedder else None,
             "vector": vector_state,
             "fusion": {"k": self.fusion.k, "weights": dict(self.fusion.weights)},

@@ -28,6 +28,7 @@ from ..store import LibraryStore
 from ..store.search_index import ChunkRow
 from ..store.search_reads import SearchReads
 from .chunker import chunk_transcript
+from .keyword_memory import KeywordMemory
 from .text_tokens import tokenize
 from .vectors import VectorIndex
 
@@ -92,6 +93,7 @@ class SearchIndexer:
         embedder: EmbeddingModel | None,
         vectors: VectorIndex | None,
         reads: SearchReads | None = None,
+        keywords: KeywordMemory | None = None,
     ) -> None:
         """`reads` are the engine's (its per-thread cursors); without them the indexer
         keeps its own. Writes go through the store's one worker, in order with the rest."""
@@ -99,6 +101,7 @@ class SearchIndexer:
         self.embedder = embedder
         self.vectors = vectors
         self.reads = reads or SearchReads(store)
+        self.keywords = keywords
         self._write_lock = asyncio.Lock()
         self._keyword_locks: dict[str, asyncio.Lock] = {}
 
@@ -119,19 +122,37 @@ class SearchIndexer:
                     return KeywordIndex(video_id, ids, texts, current, False, previous)
             transcript_hash, rows = await asyncio.to_thread(build_chunk_rows, self.store, video_id)
             async with self._write_lock:
-                ids = await self.store.run(
-                    self.store.write_keyword_index, video_id, transcript_hash, rows
-                )
+                ids = await self.store.run(self._write_keywords, video_id, transcript_hash, rows)
             if self.vectors is not None:
                 self.vectors.drop_video(video_id)
             return KeywordIndex(
                 video_id, ids, [r.text for r in rows], transcript_hash, True, previous
             )
 
+    def _write_keywords(
+        self, video_id: str, transcript_hash: str, rows: Sequence[ChunkRow]
+    ) -> list[int]:
+        """Write a video's chunks and postings, then (on the same thread, right after the
+        commit) the in-memory postings: a search sees them apart only for that instant."""
+        if self.keywords is None:
+            return self.store.write_keyword_index(video_id, transcript_hash, list(rows))
+        with self.keywords.writing():
+            ids = self.store.write_keyword_index(video_id, transcript_hash, list(rows))
+            self.keywords.replace_video(video_id, ids, [r.terms for r in rows])
+        return ids
+
+    def _drop_keywords(self, video_id: str) -> None:
+        if self.keywords is None:
+            self.store.drop_video_index(video_id)
+            return
+        with self.keywords.writing():
+            self.store.drop_video_index(video_id)
+            self.keywords.drop_video(video_id)
+
     async def drop(self, video_id: str) -> None:
         """Forget a video's chunks, postings, vectors and manifest (it left the library)."""
         async with self._write_lock:
-            await self.store.run(self.store.drop_video_index, video_id)
+            await self.store.run(self._drop_keywords, video_id)
         if self.vectors is not None:
             self.vectors.drop_video(video_id)
 

@@ -218,6 +218,59 @@ class SearchReads:
         )
         return {int(r[0]) for r in rows}
 
+    def chunk_fingerprints(self) -> dict[str, tuple[int, int]]:
+        """Each video's (chunk count, sum of chunk ids): the in-memory keyword index
+        compares its own against these to find the videos it is out of step on."""
+        rows = self._rows("SELECT video_id, count(*), sum(id) FROM chunks GROUP BY video_id")
+        return {str(r[0]): (int(r[1]), int(r[2])) for r in rows}
+
+    def chunk_fingerprint(self) -> tuple[int, int]:
+        """(chunks, sum of their ids): ids only grow, so any change moves one of them."""
+        n, total = self._rows("SELECT count(*), coalesce(sum(id), 0) FROM chunks")[0]
+        return int(n), int(total)
+
+    def keyword_postings(self, video_ids: Sequence[str] | None = None) -> dict[str, Any]:
+        """Chunks (id, video, length) and their postings (term id, chunk id, tf) with the
+        terms the ids point into, as numpy arrays, from one snapshot: what the in-memory
+        keyword index is built from (all videos, or only `video_ids`)."""
+        cursor = self.cursor()
+        where, params = "", []
+        if video_ids is not None:
+            where = "WHERE video_id IN (SELECT unnest(?::VARCHAR[]))"
+            params = [list(video_ids)]
+        cursor.execute("BEGIN TRANSACTION")
+        try:
+            chunks = cursor.execute(
+                f"SELECT id, video_id, length FROM chunks {where} ORDER BY id", params
+            ).fetchnumpy()
+            picked = (
+                "SELECT term, chunk_id, tf FROM postings"
+                f" WHERE chunk_id IN (SELECT id FROM chunks {where})"
+            )
+            vocab = [
+                str(r[0])
+                for r in cursor.execute(
+                    f"SELECT DISTINCT term FROM ({picked}) ORDER BY term", params
+                ).fetchall()
+            ]
+            postings = cursor.execute(
+                f"WITH p AS ({picked}), v AS (SELECT term, (row_number() OVER (ORDER BY term)"
+                " - 1)::INTEGER AS tid FROM (SELECT DISTINCT term FROM p))"
+                " SELECT v.tid, p.chunk_id, p.tf FROM p JOIN v USING (term)",
+                params,
+            ).fetchnumpy()
+        finally:
+            cursor.execute("COMMIT")
+        return {
+            "vocab": vocab,
+            "chunk_ids": chunks["id"],
+            "videos": [str(v) for v in chunks["video_id"]],
+            "lengths": chunks["length"],
+            "tids": postings["tid"],
+            "posting_chunks": postings["chunk_id"],
+            "tfs": postings["tf"],
+        }
+
     def chunk_texts(self, chunk_ids: Sequence[int]) -> dict[int, str]:
         rows = self._rows(
             "SELECT id, text FROM chunks WHERE id IN (SELECT unnest(?::BIGINT[]))",
