@@ -304,3 +304,29 @@ def test_a_local_archive_still_updates_what_it_imported_itself(tmp_path: Path) -
         srt.read_text(encoding="utf-8") + "\n9999\n00:59:00,000 --> 00:59:01,000\nmore\n", "utf-8"
     )
     assert only(add(tmp_path, [str(folder)], {}))["status"] == "updated"
+
+
+def test_a_page_that_led_yt_dlp_to_a_private_host_is_refused_before_its_captions(
+    tmp_path: Path,
+) -> None:
+    """yt-dlp follows a page's redirects itself: where it ended is checked before anything
+    the page offered (its caption track) is read, and the agent hears which hop it was."""
+    asked: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        asked.append(str(request.url))
+        return httpx.Response(200, text=VTT, headers={"content-type": "text/vtt"})
+
+    landed = info_with_track("http://93.184.216.34/captions.vtt", "http://10.9.8.7/watch")
+    out = only(
+        add(
+            tmp_path,
+            [PAGE],
+            {PAGE: landed},
+            transport=httpx.MockTransport(handler),
+            agent=AgentSettings(),
+        )
+    )
+    assert out["status"] == "failed", out
+    assert "the page the URL led to: 10.9.8.7 is a private address" in out["reason"], out
+    assert asked == []  # its caption track was never asked for
