@@ -51,9 +51,12 @@ class CoreAPI:
         replace_web: bool = False,
         transcribe: bool = True,
         stt_model: str | None = None,
+        transcribe_web: bool = False,
     ) -> BatchResult:
         """`agent`: an AI agent's inputs, limited by these settings (the MCP server sends
-        them); `replace_web`: the user confirmed a local archive may replace a web import."""
+        them); `replace_web`: the user confirmed a local archive may replace a web import;
+        `transcribe_web`: the user consents, for this call, that a web video without captions
+        has its audio downloaded with yt-dlp and transcribed (never for an agent's inputs)."""
         return await self._s.library.add(
             sources,
             collection=collection,
@@ -64,6 +67,7 @@ class CoreAPI:
             replace_web=replace_web,
             transcribe=transcribe,
             stt_model=stt_model,
+            transcribe_web=transcribe_web,
         )
 
     async def transcribe(

@@ -43,6 +43,15 @@ SETTING_WORDS: dict[str, dict[Face | None, str]] = {
         "agent": "the user's v2c setting Settings → Imports → Cookies from browser",
         None: "the cookies-from-browser setting",
     },
+    # the consent to download a captionless web video's audio and transcribe it
+    "transcribe-web": {
+        "cli": '`--transcribe-web` for this import, or `"transcribe_without_captions": true` '
+        "under `imports` in v2c's settings file for every import",
+        "app": '`"transcribe_without_captions": true` under `imports` in v2c\'s settings file',
+        "agent": 'the user\'s consent: they set `"transcribe_without_captions": true` under '
+        "`imports` in v2c's settings file",
+        None: "the setting `imports.transcribe_without_captions` in v2c's settings file",
+    },
     # not a setting but an action each face words its own way: a download that stopped
     "download-again": {
         "cli": "run the same command again: the download resumes where it stopped",

@@ -62,6 +62,10 @@ WEB_CAPTION_MAX_BYTES = SUBTITLE_MAX_BYTES
 #: The longest a caption download may take in all, however slowly the bytes trickle in
 #: (the per-request `WebSettings.timeout` only bounds each wait for the next bytes).
 WEB_CAPTION_DEADLINE_S = 120.0
+#: The audio of a web video without captions, downloaded to transcribe it (`stt.web_audio`):
+#: some 10 hours of a site's best audio; `best` may be a whole video where there is no
+#: audio-only format, and a bigger one is refused rather than filling the disk.
+WEB_AUDIO_MAX_BYTES = 1024 * _MB
 
 
 def size_text(size: int) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .domain.imports import REPLACE_WEB, BatchResult, ImportOutcome, ItemListing, outcome_line
-from .domain.videos import Collection, VideoRecord, VideoSummary
+from .domain.videos import Collection, Transcript, VideoRecord, VideoSummary
 from .errors import V2CError, bad_request, not_found
 from .file_kinds import is_media
 from .ids import youtube_id_from_url
@@ -22,15 +22,26 @@ from .importers.inputs import ExpandWeb, PlannedItem, plan_inputs, unexpected_fa
 from .importers.listing import list_items
 from .importers.local import LocalItem, chosen_subtitle, is_local_transcript
 from .importers.web.hosts import HostGuard
+from .importers.web.importer import CaptionlessSpeech
+from .importers.web.metadata import video_from_info
 from .importers.web_access import WebAccess
 from .progress import Progress, ProgressCallback, ignore_progress
 from .settings import AgentSettings
 from .store import LibraryStore
 from .store.search_index import Manifest
 from .store.videos import content_hash
-from .stt.importing import SpeechOptions, read_or_transcribe
+from .stt.importing import SpeechOptions, WebSpeech, read_or_transcribe
 
 T = TypeVar("T")
+
+
+class _AlreadySaved(Exception):
+    """A captionless web video is saved already: its `outcome` says so, with nothing
+    downloaded (a transcription takes minutes)."""
+
+    def __init__(self, outcome: ImportOutcome) -> None:
+        super().__init__(outcome.reason)
+        self.outcome = outcome
 
 
 def _unused_subtitles(
@@ -101,6 +112,7 @@ class Library:
         replace_web: bool = False,
         transcribe: bool = True,  # speech-to-text for media without subtitles (core.stt)
         stt_model: str | None = None,
+        transcribe_web: bool = False,
     ) -> BatchResult:
         """Import every input; each video is saved in its own transaction as soon as it is read.
 
@@ -110,6 +122,9 @@ class Library:
         tracks they lead to and their redirects may reach only public hosts unless these
         settings allow private ones. `replace_web`: the user confirmed that a local archive may
         replace a video imported from the web (else such an item is skipped, saying so).
+        `transcribe_web`: the user consents, for this call, that a web video without captions
+        has its audio downloaded and transcribed (the `imports.transcribe_without_captions`
+        setting consents for every call, and is the only consent an agent's import has).
         """
         result = BatchResult()
 
@@ -145,7 +160,7 @@ class Library:
                 languages=languages,
                 guard=guard,
                 replace_web=replace_web,
-                speech=SpeechOptions(transcribe, stt_model),
+                speech=SpeechOptions(transcribe, stt_model, web=transcribe_web and agent is None),
                 progress=progress,
             )
             if result.collection and outcome.video_id and outcome.status != "failed":
@@ -191,10 +206,15 @@ class Library:
                         f"youtube:{known}",
                         reason="already in the library (use --refresh to import it again)",
                     )
-                if guard is None:
-                    record = await self.web.fetch(item.url, languages=languages)
-                else:
-                    record = await self.web.fetch(item.url, languages=languages, guard=guard)
+                options = speech or SpeechOptions()
+                web_speech = None  # the user's consent: for this call, or in the settings
+                if options.transcribe and (
+                    options.web or self.web.settings.transcribe_without_captions
+                ):
+                    web_speech = self._web_speech(item.url, options.model, refresh)
+                record = await self.web.fetch(
+                    item.url, languages=languages, progress=progress, guard=guard, speech=web_speech
+                )
             else:
                 assert item.local is not None
                 read = await read_or_transcribe(  # a media file alone: speech-to-text
@@ -215,11 +235,37 @@ class Library:
                 outcome.warnings = read.warnings
                 return outcome
             return await self._save(item.label, record, refresh=refresh)
+        except _AlreadySaved as saved:
+            return saved.outcome
         except V2CError as exc:
             return ImportOutcome(item.label, "failed", reason=exc.message, error=exc)
         except Exception as exc:  # whatever its type, one item's failure never stops the batch
             error = unexpected_failure(item.label, exc)
             return ImportOutcome(item.label, "failed", reason=error.message, error=error)
+
+    def _web_speech(self, label: str, model: str | None, refresh: bool) -> CaptionlessSpeech:
+        """Speech-to-text for a captionless web video, unless it is saved already (and no
+        `refresh` was asked): then nothing is downloaded, the item is skipped."""
+        speech = WebSpeech(self.web.settings, model)
+
+        async def unless_saved(
+            info: dict[str, Any], *, progress: ProgressCallback, guard: HostGuard | None
+        ) -> tuple[Transcript, float]:
+            video = video_from_info(info)
+            saved = None if refresh else await self._saved(video.id)
+            if saved is not None:
+                raise _AlreadySaved(
+                    ImportOutcome(
+                        label,
+                        "skipped",
+                        video.id,
+                        saved.video.title,
+                        reason="already in the library (use --refresh to import it again)",
+                    )
+                )
+            return await speech(info, progress=progress, guard=guard)
+
+        return unless_saved
 
     async def _web_import_kept(self, label: str, record: VideoRecord) -> ImportOutcome | None:
         """A `skipped` outcome when the local `record` would replace a web import, else None.

@@ -71,6 +71,7 @@ async def open_api(
                     cookies_from_browser=given.cookies_from_browser or saved.cookies_from_browser,
                     proxy=given.proxy or saved.proxy,
                     languages=tuple(given.languages or saved.languages or ()),
+                    transcribe_without_captions=saved.transcribe_without_captions,
                 )
             )
         services = await asyncio.to_thread(

@@ -52,9 +52,15 @@ class ModelSettings:
 
 @dataclass
 class ImportSettings:
+    """How web videos are read. `transcribe_without_captions` is the user's consent that a
+    web video without any caption track has its audio downloaded by yt-dlp (into a temporary
+    folder, deleted afterwards) and transcribed on this computer; off, such a video fails
+    with `no-transcript`. It covers an agent's imports too: they download audio only with it."""
+
     languages: list[str] = field(default_factory=list)
     cookies_from_browser: str | None = None
     proxy: str | None = None
+    transcribe_without_captions: bool = False
 
 
 @dataclass
@@ -122,6 +128,13 @@ def _agent_settings(data: dict[str, Any]) -> AgentSettings:
     return AgentSettings(list(folders), agents.allow_private_hosts)
 
 
+def _import_settings(data: dict[str, Any]) -> ImportSettings:
+    imports = ImportSettings(**_known(ImportSettings, data))
+    if not isinstance(imports.transcribe_without_captions, bool):
+        raise TypeError("imports.transcribe_without_captions must be true or false")
+    return imports
+
+
 def settings_from_dict(data: dict[str, Any]) -> Settings:
     models = dict(_known(ModelSettings, data.get("models") or {}))
     models["servers"] = [
@@ -129,7 +142,7 @@ def settings_from_dict(data: dict[str, Any]) -> Settings:
     ]
     return Settings(
         models=ModelSettings(**models),
-        imports=ImportSettings(**_known(ImportSettings, data.get("imports") or {})),
+        imports=_import_settings(data.get("imports") or {}),
         export=ExportSettings(**_known(ExportSettings, data.get("export") or {})),
         agents=_agent_settings(data.get("agents") or {}),
         last_library=data.get("last_library"),

@@ -42,6 +42,13 @@ def register(
     )
     p.add_argument("--stt-model", metavar="ID", help="speech-to-text model (default: tiny.en)")
     p.add_argument(
+        "--transcribe-web",
+        action="store_true",
+        help="a web video without captions: download only its audio with yt-dlp (deleted "
+        "afterwards) and transcribe it on this computer; the setting "
+        "imports.transcribe_without_captions allows this for every import",
+    )
+    p.add_argument(
         "--no-index",
         action="store_true",
         help="save only; search indexes the videos on its first run",
@@ -114,6 +121,7 @@ async def run(args: argparse.Namespace) -> int:
             replace_web=args.replace_web,
             transcribe=not args.no_transcribe,
             stt_model=args.stt_model,
+            transcribe_web=args.transcribe_web,
         )
     if args.json:
         emit_json(result.to_dict("cli"))

@@ -15,7 +15,7 @@ from ..progress import ProgressCallback, ignore_progress
 from .web.expand import expand_web_input
 from .web.fetch import make_http_client
 from .web.hosts import HostGuard
-from .web.importer import fetch_web_video
+from .web.importer import CaptionlessSpeech, fetch_web_video
 from .web.info_source import InfoSource, YtDlpInfoSource
 from .web.settings import WebSettings
 
@@ -41,8 +41,10 @@ class WebAccess:
         languages: tuple[str, ...] = (),
         progress: ProgressCallback = ignore_progress,
         guard: HostGuard | None = None,
+        speech: CaptionlessSpeech | None = None,
     ) -> VideoRecord:
-        """`guard`: an agent's import, whose URLs may reach only the hosts it allows."""
+        """`guard`: an agent's import, whose URLs may reach only the hosts it allows;
+        `speech`: transcribes a video without captions (the user consented)."""
         settings = replace(self.settings, languages=languages) if languages else self.settings
         return await fetch_web_video(
             url,
@@ -51,6 +53,7 @@ class WebAccess:
             settings=settings,
             progress=progress,
             guard=guard,
+            speech=speech,
         )
 
     def agent_guard(self) -> HostGuard:

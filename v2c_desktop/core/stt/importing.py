@@ -1,6 +1,7 @@
 """Speech-to-text where the library imports: a media file without a subtitle file beside it
-is transcribed (unless the user said `--no-transcribe`), and `v2c transcribe VIDEO` replaces
-a saved video's transcript with a new one, in one transaction.
+is transcribed (unless the user said `--no-transcribe`), so is a web video without any caption
+track when the user consented to downloading its audio (`WebSpeech`), and
+`v2c transcribe VIDEO` replaces a saved video's transcript with a new one, in one transaction.
 
 Nothing is saved until a transcription is complete: cancelling leaves the library as it was.
 """
@@ -12,11 +13,12 @@ import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..domain.imports import ImportOutcome
 from ..domain.videos import Chapter, Transcript, Video, VideoRecord
 from ..errors import V2CError, bad_request, not_found
-from ..file_kinds import is_media
+from ..file_kinds import WEB_AUDIO_MAX_BYTES, is_media
 from ..ids import file_video_id
 from ..importers.local import (
     LocalItem,
@@ -27,13 +29,16 @@ from ..importers.local import (
     folder_metadata,
     read_local,
 )
+from ..importers.web.hosts import HostGuard
 from ..importers.web.metadata import chapters_from_info, video_from_info
+from ..importers.web.settings import WebSettings
 from ..plain_text import strip_controls
 from ..progress import ProgressCallback, ignore_progress
 from .audio import probe
 from .errors import no_speech, with_sidecar_hint
 from .models import resolve_model
 from .types import SpeechResult, Transcriber
+from .web_audio import check_audio_hosts, downloaded_audio
 from .whisper import FasterWhisperTranscriber
 from .worker import transcribe_in_worker
 
@@ -41,10 +46,14 @@ from .worker import transcribe_in_worker
 @dataclass(frozen=True, slots=True)
 class SpeechOptions:
     """`transcribe`: transcribe media that has no subtitle file (else `no-transcript`);
-    `model`: a catalog id (`tiny.en`) or a model folder, None for the default."""
+    `model`: a catalog id (`tiny.en`) or a model folder, None for the default; `web`: the
+    user consented for this import that a web video without captions has its audio downloaded
+    to transcribe it (with `transcribe` too; `WebSettings.transcribe_without_captions` is the
+    lasting consent)."""
 
     transcribe: bool = True
     model: str | None = None
+    web: bool = False
 
 
 def needs_speech(item: LocalItem, languages: tuple[str, ...]) -> bool:
@@ -85,6 +94,30 @@ def speech_transcript(result: SpeechResult) -> Transcript:
         producer=result.producer.describe(),
         track_name=f"speech-to-text ({result.producer.model})",
     )
+
+
+@dataclass(frozen=True, slots=True)
+class WebSpeech:
+    """Speech-to-text for a web video without any caption track, which the user consented to:
+    its audio downloaded by yt-dlp into a temporary folder (`web_audio`), transcribed exactly
+    like a local media file, and deleted; the transcript has origin `stt` and its producer.
+
+    `settings` give the download the web import's proxy, cookies and timeout."""
+
+    settings: WebSettings
+    model: str | None = None
+    max_bytes: int = WEB_AUDIO_MAX_BYTES
+
+    async def __call__(
+        self, info: dict[str, Any], *, progress: ProgressCallback, guard: HostGuard | None
+    ) -> tuple[Transcript, float]:
+        if guard is not None:
+            await check_audio_hosts(info, guard)
+        async with downloaded_audio(
+            info, self.settings, max_bytes=self.max_bytes, progress=progress
+        ) as audio:
+            result = await transcribe_file(audio, self.model, progress=progress)
+        return speech_transcript(result), result.duration
 
 
 def _video_for(item: LocalItem, media: Path) -> tuple[Video, list[str], list[Chapter]]:

@@ -1,10 +1,14 @@
-"""Import one web video: metadata and the best caption track, as a `VideoRecord`.
+"""Import one web video: metadata and the best caption track, as a `VideoRecord`; a video
+without any caption track is transcribed instead when the caller passes `speech` (the user
+consented: its audio is downloaded, see `core.stt.web_audio`).
 
 The steps are injected (where info comes from, which HTTP client downloads) so the CLI, the
 GUI and the MCP server share one import path, and tests run it offline against recordings.
 """
 
 from __future__ import annotations
+
+from typing import Any, Protocol
 
 import httpx
 
@@ -26,6 +30,16 @@ _STAGE = "web-import"
 _STEPS = 3
 
 
+class CaptionlessSpeech(Protocol):
+    """Speech-to-text for a video without any caption track: its info dict in, its transcript
+    and the seconds of audio heard out. Injected (the library builds it from `core.stt`) so
+    this module stays free of the speech engine, and only when the user consented."""
+
+    async def __call__(
+        self, info: dict[str, Any], *, progress: ProgressCallback, guard: HostGuard | None
+    ) -> tuple[Transcript, float]: ...
+
+
 async def fetch_web_video(
     url: str,
     *,
@@ -34,11 +48,13 @@ async def fetch_web_video(
     settings: WebSettings,
     progress: ProgressCallback = ignore_progress,
     guard: HostGuard | None = None,
+    speech: CaptionlessSpeech | None = None,
 ) -> VideoRecord:
     """The video at `url` with its transcript and chapters; failures raise `V2CError`.
 
     `guard` (an agent's import) checks `url` before yt-dlp reads it, the page yt-dlp ended
     on, and the caption track with each of its redirects before they are downloaded.
+    `speech` transcribes a video that has no caption track (else: `no-transcript`).
     """
     progress(Progress(_STAGE, 0, _STEPS, f"Reading {url}"))
     if guard is not None:
@@ -57,7 +73,18 @@ async def fetch_web_video(
             {"url": url},
         )
     video = video_from_info(info)
-    track = choose_track(info, settings.languages)
+    try:
+        track = choose_track(info, settings.languages)
+    except V2CError as error:
+        if speech is None or error.code != "no-transcript":
+            raise
+        progress(Progress(_STAGE, 1, _STEPS, f"{video.title} has no captions: transcribing it"))
+        transcript, seconds = await speech(info, progress=progress, guard=guard)
+        if video.duration is None or video.duration < seconds - 1:
+            video.duration = seconds
+        record = VideoRecord(video=video, transcript=transcript, chapters=chapters_from_info(info))
+        progress(Progress(_STAGE, 3, _STEPS, f"Imported {video.title}"))
+        return record
     label = track.name or track.language
     progress(Progress(_STAGE, 1, _STEPS, f"Downloading {label} captions of {video.title}"))
     payload = await fetch_caption(http, track.url, timeout=settings.timeout, guard=guard)

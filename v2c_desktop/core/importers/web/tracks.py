@@ -36,8 +36,9 @@ _NOT_CAPTIONS = frozenset({"live_chat", "rechat", "danmaku", "comments"})
 _STREAMED = ("m3u8", "http_dash_segments", "youtube_live_chat", "f4m", "ism")
 
 NO_CAPTIONS_HINT = (
-    "The video has no captions. A local speech-to-text transcript is not available yet; "
-    "if you have a subtitle file for it, import the video file together with that subtitle file."
+    "The video has no captions. Local speech-to-text can transcribe it instead, which downloads "
+    "its audio with yt-dlp (deleted afterwards): that needs {transcribe-web}. "
+    "Or, if you have a subtitle file for it, import the video file together with that file."
 )
 
 
