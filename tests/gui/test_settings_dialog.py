@@ -37,6 +37,8 @@ def test_edits_are_saved_and_unknown_fields_kept(
     dialog.languages.setText("de, en")
     dialog.cookies.setCurrentText("firefox")
     dialog.proxy.setText("socks5://127.0.0.1:1080")
+    assert not dialog.transcribe_web.isChecked()  # the user's consent: off until given
+    dialog.transcribe_web.setChecked(True)
     dialog.policy.setCurrentText("quality")
     dialog.chat_model.setText("lab/qwen")
     dialog.servers.add_server(None)
@@ -52,6 +54,7 @@ def test_edits_are_saved_and_unknown_fields_kept(
     assert loaded.imports.languages == ["de", "en"]
     assert loaded.imports.cookies_from_browser == "firefox"
     assert loaded.imports.proxy == "socks5://127.0.0.1:1080"
+    assert loaded.imports.transcribe_without_captions
     assert loaded.models.policy == "quality" and loaded.models.chat_model == "lab/qwen"
     assert loaded.models.idle_unload_s == 30.0  # not on the dialog: kept
     lab, cloud = loaded.models.servers

@@ -235,11 +235,25 @@ class SettingsDialog(QDialog):
         self.proxy = QLineEdit(imports.proxy or "")
         self.proxy.setObjectName("settingsProxy")
         self.proxy.setPlaceholderText("e.g. socks5://127.0.0.1:1080")
+        self.transcribe_web = QCheckBox("Web videos without captions")
+        self.transcribe_web.setObjectName("settingsTranscribeWeb")
+        self.transcribe_web.setChecked(imports.transcribe_without_captions)
+        self.transcribe_web.setToolTip(
+            "Transcribe web videos that have no captions: downloads only the video's audio "
+            "(into a temporary folder, deleted afterwards) and turns its speech into a "
+            "transcript on this computer. Agents' imports may then do this too."
+        )
         form = QFormLayout(box)
         form.addRow("Caption languages:", beside(self.languages, AFTER_RESTART))
         form.addRow("Cookies from browser:", beside(self.cookies, AFTER_RESTART))
         form.addRow("Proxy:", beside(self.proxy, AFTER_RESTART))
-        return self._page(box, note="How videos are fetched from YouTube and other sites.")
+        form.addRow("Speech-to-text:", beside(self.transcribe_web, AFTER_RESTART))
+        return self._page(
+            box,
+            note="How videos are fetched from YouTube and other sites. With speech-to-text "
+            "on, a web video without captions has only its audio downloaded and transcribed "
+            "on this computer.",
+        )
 
     def _models_page(self, models: ModelSettings) -> QWidget:
         when = AT_ONCE if self.live else AFTER_RESTART
@@ -315,6 +329,7 @@ class SettingsDialog(QDialog):
                 languages=split_list(self.languages.text()),
                 cookies_from_browser=self.cookies.currentText().strip() or None,
                 proxy=self.proxy.text().strip() or None,
+                transcribe_without_captions=self.transcribe_web.isChecked(),
             ),
             models=replace(
                 old.models,
