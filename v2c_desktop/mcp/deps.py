@@ -26,6 +26,9 @@ import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+from mcp.server.mcpserver import Context
 
 from v2c_desktop.core.api import CoreAPI
 from v2c_desktop.core.gather.agent_inputs import check_agent_input
@@ -36,6 +39,7 @@ from v2c_desktop.core.progress import ProgressCallback, ignore_progress
 from v2c_desktop.core.settings import Settings, load_settings
 
 from .roots import client_roots
+from .tooling import Progress
 
 log = logging.getLogger(__name__)
 
@@ -138,10 +142,21 @@ class Deps:
         *,
         languages: tuple[str, ...] = (),
         progress: ProgressCallback = ignore_progress,
+        ctx: Context[Any, Any] | None = None,
     ) -> str:
-        """The library id of the video `ref` names, importing a URL or file first if needed."""
+        """The library id of the video `ref` names, importing a URL or file first if needed.
+
+        With `ctx` (a tool call), that import's progress reaches the client: reading one
+        URL is quick, but a media file without subtitles is transcribed, which takes minutes.
+        """
         resolver = await self.inputs()
-        return await resolver.video_id(ref, languages=languages, progress=progress)
+        if ctx is None:
+            return await resolver.video_id(ref, languages=languages, progress=progress)
+        reporter = Progress(ctx, 1)
+        try:
+            return await resolver.video_id(ref, languages=languages, progress=reporter.listener(0))
+        finally:
+            await reporter.drain()
 
 
 def split_list(value: str | None) -> list[str]:

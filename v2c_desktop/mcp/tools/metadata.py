@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import CallToolResult
 
 from v2c_desktop.core.render import FORMATS
@@ -38,15 +38,17 @@ with MIME type and file extension. About 200 tokens."""
 
 
 def register(server: MCPServer[Any], deps: Deps) -> None:
-    async def get_metadata(url: Url, language: Language = None) -> CallToolResult:
-        video_id = await deps.video_id(url, languages=languages(language))
+    async def get_metadata(
+        ctx: Context[Any, Any], url: Url, language: Language = None
+    ) -> CallToolResult:
+        video_id = await deps.video_id(url, languages=languages(language), ctx=ctx)
         record = await (await deps.core()).get_video(video_id)
         return json_result(video_metadata(record))
 
     async def get_outline(
-        url: Url, language: Language = None
+        ctx: Context[Any, Any], url: Url, language: Language = None
     ) -> Annotated[CallToolResult, OutlineOut]:
-        video_id = await deps.video_id(url, languages=languages(language))
+        video_id = await deps.video_id(url, languages=languages(language), ctx=ctx)
         record = await (await deps.core()).get_video(video_id)
         return structured_result(outline_view(record))
 

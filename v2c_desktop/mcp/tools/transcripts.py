@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import CallToolResult
 from pydantic import Field
 
@@ -66,6 +66,7 @@ To = Annotated[
 
 def register(server: MCPServer[Any], deps: Deps) -> None:
     async def get_transcript(
+        ctx: Context[Any, Any],
         url: Url,
         format: Format = "text",
         timestamps: Timestamps = True,
@@ -78,13 +79,14 @@ def register(server: MCPServer[Any], deps: Deps) -> None:
             raise bad_request(
                 "cursor goes with maxTokens", "pass the same maxTokens as for the first page"
             )
-        record = await _record(deps, url, language)
+        record = await _record(deps, url, language, ctx)
         if maxTokens:
             page = paginate(record, fmt, max_tokens=maxTokens, cursor=cursor, timestamps=timestamps)
             return text_result(page.text)
         return text_result(render(record, fmt, timestamps=timestamps))
 
     async def get_section(
+        ctx: Context[Any, Any],
         url: Url,
         start: From = None,
         end: To = None,
@@ -94,7 +96,7 @@ def register(server: MCPServer[Any], deps: Deps) -> None:
         language: Language = None,
     ) -> CallToolResult:
         fmt = format_id(format)
-        record = await _record(deps, url, language)
+        record = await _record(deps, url, language, ctx)
         section = _section(record, chapter, start, end)
         return text_result(render_section(record, section, fmt, timestamps=timestamps))
 
@@ -115,8 +117,10 @@ def register(server: MCPServer[Any], deps: Deps) -> None:
     )
 
 
-async def _record(deps: Deps, url: str, language: str | None) -> VideoRecord:
-    video_id = await deps.video_id(url, languages=languages(language))
+async def _record(
+    deps: Deps, url: str, language: str | None, ctx: Context[Any, Any]
+) -> VideoRecord:
+    video_id = await deps.video_id(url, languages=languages(language), ctx=ctx)
     return await (await deps.core()).get_video(video_id)
 
 
