@@ -14,7 +14,10 @@ Where the time of a search goes, and what keeps it short:
 - phrase and exclusion checks read candidate texts in rank order and stop once a side has
   its 50 chunks;
 - the hits of a page are built with three queries in all (chunks, segments, videos and
-  their chapters), not three per hit;
+  their chapters), not three per hit, and chunk rows and video cards already read are
+  kept until the next write, so a repeated or refined query often reads none;
+- snippets are marked from each text's distinct spellings, found again with `str.find`
+  (`match_spans`), not by analysing every word of every hit in Python;
 - all reads go through per-thread DuckDB cursors, never the store's lock, so a search does
   not wait behind an import's transaction; the SQL lives in `store/search_reads.py`.
 """
@@ -41,13 +44,21 @@ from ..store.search_reads import LibraryState, SearchReads, VideoFilter
 from ..store.until_write import UntilWrite
 from .cutoff import Cutoff, keyword_cut, vector_cut
 from .fusion import Fused, FusionSettings, fused_score, rrf
+from .hit_rows import ChunkRows
 from .hits import ChunkHit, join_chunk_texts, merge_ranges, segment_text, snippet
 from .indexer import IndexResult, KeywordIndex, SearchIndexer
 from .keyword_memory import KeywordMemory
 from .query import ParsedQuery, parse_query, satisfies
 from .request import MODES, SearchHit, SearchRequest, SearchResult
 from .rerank import rerank_hits
-from .text_tokens import FILLER, STOP_WORDS, phrase_tokens, query_terms, snippet_terms, tokenize
+from .text_tokens import (
+    FILLER,
+    STOP_WORDS,
+    phrase_tokens,
+    query_terms,
+    snippet_terms,
+    tokenize,
+)
 from .vectors import VectorIndex
 from .video_cards import VideoCards
 
@@ -87,6 +98,7 @@ class SearchEngine:
         self._clean_state: UntilWrite[LibraryState | None] = UntilWrite(store)
         self._chunk_fingerprint: UntilWrite[tuple[int, int]] = UntilWrite(store)
         self._cards = VideoCards(store, self.reads)
+        self._hit_rows = ChunkRows(store, self.reads)
 
     # -- index --------------------------------------------------------------------------------
     async def _ensure_loaded(self) -> None:
@@ -517,8 +529,9 @@ class SearchEngine:
         return kept
 
     def _build_hits(self, fused: list[Fused], parsed: ParsedQuery, limit: int) -> list[SearchHit]:
-        """Merged, titled, linked hits: one query for the chunks; titles, links and chapter
-        names from the video cards (read once per video until the library changes).
+        """Merged, titled, linked hits: one query for the chunks not kept since the last
+        write (`ChunkRows`); titles, links and chapter names from the video cards (read
+        once per video until the library changes).
 
         A range's text is rebuilt from its chunks' texts (each is its segments joined), with
         the overlap of neighbouring chunks said once; only when that cannot be done for
@@ -526,7 +539,7 @@ class SearchEngine:
         """
         if not fused:
             return []
-        info = self.reads.chunk_rows([f.chunk_id for f in fused])
+        info = self._hit_rows.get([f.chunk_id for f in fused])
         chunk_hits = [
             ChunkHit(
                 f.chunk_id,
@@ -555,7 +568,7 @@ class SearchEngine:
             ranges = [(m.video_id, m.first_seg, m.last_seg) for m in missing]
             rebuilt = iter(segment_text(part) for part in self.reads.segment_texts(ranges))
             texts = [next(rebuilt) if text is None else text for text in texts]
-        terms = set(parsed.terms) | set(query_terms(" ".join(parsed.phrases)))
+        terms = hit_terms(parsed)
         cards = self._cards.get(m.video_id for m in merged)
         out: list[SearchHit] = []
         for m, text in zip(merged, texts, strict=True):
@@ -623,6 +636,11 @@ def video_filter(request: SearchRequest) -> VideoFilter:
         published_before=request.published_before,
         include_undated=request.include_undated,
     )
+
+
+def hit_terms(parsed: ParsedQuery) -> set[str]:
+    """The terms a hit's snippet bolds: the query's terms and its phrases' words."""
+    return set(parsed.terms) | set(query_terms(" ".join(parsed.phrases)))
 
 
 def _needs_filter(parsed: ParsedQuery) -> bool:

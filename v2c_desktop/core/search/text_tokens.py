@@ -212,15 +212,21 @@ def _unicode_word() -> re.Pattern[str]:
     return re.compile(f"[^\\W_]{char}*(?:[{_APOSTROPHES}]{char}+)*")
 
 
-def _raw_words(text: str) -> Iterator[re.Match[str]]:
-    """The word matches of `text`, in order, outside sound tags."""
-    pattern = _ASCII_WORD if text.isascii() else _unicode_word()
+def _sound_tags(text: str, pattern: re.Pattern[str]) -> list[tuple[int, int]]:
+    """The spans of the sound tags of `text` ("[Music]", "(laughter)"), in order."""
     skip: list[tuple[int, int]] = []
     if "[" in text or "(" in text:
         for tag in _TAG.finditer(text):
             words = {fold(m.group()) for m in pattern.finditer(tag.group(1))}
             if words and words <= _SOUND_WORDS:
                 skip.append(tag.span())
+    return skip
+
+
+def _raw_words(text: str) -> Iterator[re.Match[str]]:
+    """The word matches of `text`, in order, outside sound tags."""
+    pattern = _ASCII_WORD if text.isascii() else _unicode_word()
+    skip = _sound_tags(text, pattern)
     if not skip:
         yield from pattern.finditer(text)
         return
@@ -485,11 +491,157 @@ def match_spans(text: str, terms: Collection[str]) -> list[tuple[int, int]]:
 
     In order and never overlapping, ready to bold; unlike `snippet_terms` it counts a
     model code's parts, so "M113" is bolded for a query "113".
+
+    Every hit's snippet is marked with this, so it must be cheap: analysing each word of a
+    ~2,000-character range in Python took most of a search's hit building. For ASCII text
+    (nearly every transcript) the distinct spellings are collected by C code
+    (`_ascii_spellings`), only new ones are analysed, and the few wanted ones are found
+    again with `str.find`, keeping an occurrence only where `_ASCII_WORD` would start and
+    end a word there: the spans are those of the word-by-word walk (`_match_spans_walk`,
+    still the way for other text).
     """
-    wanted = set(terms)
+    wanted = frozenset(terms)
+    if not wanted or not text:
+        return []
+    if not text.isascii():
+        return _match_spans_walk(text, wanted)
+    spellings = _wanted_spellings(_ascii_spellings(text), wanted)
+    if not spellings:
+        return []
+    skip = _sound_tags(text, _ASCII_WORD)
+    out: list[tuple[int, int]] = []
+    k = 0
+    for start, end in _whole_word_spans(text, spellings):
+        while k < len(skip) and skip[k][1] <= start:
+            k += 1
+        if k < len(skip) and skip[k][0] <= start < skip[k][1]:
+            continue
+        out.append((start, end))
+    return out
+
+
+# Every ASCII character a word of `_ASCII_WORD` cannot hold, to a space.
+_NOT_IN_WORDS = {i: " " for i in range(128) if not (chr(i).isalnum() or chr(i) == "'")}
+
+
+def _ascii_spellings(text: str) -> set[str]:
+    """The distinct `_ASCII_WORD` words of the ASCII `text`, three times faster than
+    `findall`: the runs of letters, digits and apostrophes, with the runs holding an
+    apostrophe (which may not be inside a word: "'cause", "don''t") split by the regex.
+    A word never crosses another character, and such a character starts or ends a word
+    just as the text's start or end does, so each run splits into words on its own."""
+    runs = set(text.translate(_NOT_IN_WORDS).split())
+    quoted = [run for run in runs if "'" in run]
+    if quoted:
+        runs.difference_update(quoted)
+        for run in quoted:
+            runs.update(_ASCII_WORD.findall(run))
+    return runs
+
+
+def _whole_word_spans(text: str, spellings: Collection[str]) -> list[tuple[int, int]]:
+    """Where the ASCII `text` has a word (of `_ASCII_WORD`) spelled as one of `spellings`.
+
+    A word starts at a letter or digit not preceded by one, nor by an apostrophe that
+    follows one (the word would have run on through it), and ends where neither a letter
+    or digit nor an apostrophe followed by one comes next. Each spelling is itself such a
+    word, so an occurrence with those edges is exactly one word; words never overlap, so
+    the sorted occurrences are in order and disjoint.
+    """
+    out: list[tuple[int, int]] = []
+    size = len(text)
+    for word in spellings:
+        pos = text.find(word)
+        while pos >= 0:
+            end = pos + len(word)
+            before = text[pos - 1] if pos else " "
+            after = text[end] if end < size else " "
+            if (
+                not before.isalnum()
+                and not (before == "'" and pos >= 2 and text[pos - 2].isalnum())
+                and not after.isalnum()
+                and not (after == "'" and end + 1 < size and text[end + 1].isalnum())
+            ):
+                out.append((pos, end))
+            pos = text.find(word, pos + 1)
+    out.sort()
+    return out
+
+
+class _Verdicts(NamedTuple):
+    """Spellings known to match one set of terms, and known not to."""
+
+    yes: set[str]
+    no: set[str]
+
+
+#: Spellings one query's "no" set holds at most before it starts again: one search's hits
+#: hold about a thousand distinct spellings, so this only bounds the worst case (64 kept
+#: queries x 8k spellings, some tens of MB).
+_VERDICTS_MAX = 1 << 13
+
+
+@lru_cache(maxsize=64)
+def _verdicts(wanted: frozenset[str]) -> _Verdicts:
+    """The verdicts of one query's terms, shared by its hits' texts (and by the next search
+    for the same terms): most of a hit's words were already seen in another hit, so set
+    operations in C answer for them and only new spellings are analysed."""
+    return _Verdicts(set(), set())
+
+
+def _wanted_spellings(spellings: set[str], wanted: frozenset[str]) -> set[str]:
+    """Those of `spellings` (ASCII words) whose phrase term or any BM25 term is in `wanted`.
+
+    A spelling not seen before is analysed only when `_may_match` allows it: right after
+    start-up `_analyse`'s cache is empty, and stemming every new word of a search's hits
+    took several ms.
+    """
+    verdicts = _verdicts(wanted)
+    if len(verdicts.no) > _VERDICTS_MAX:
+        verdicts.no.clear()
+    unknown = spellings - verdicts.yes - verdicts.no
+    if unknown:
+        heads = _term_heads(wanted)
+        for raw in unknown:
+            keep = _may_match(raw, heads) and _is_wanted(raw, wanted)
+            (verdicts.yes if keep else verdicts.no).add(raw)
+    return spellings & verdicts.yes
+
+
+@lru_cache(maxsize=64)
+def _term_heads(wanted: frozenset[str]) -> frozenset[str]:
+    """The first two characters of each term (the whole term when shorter)."""
+    return frozenset(t[:2] for t in wanted)
+
+
+def _may_match(raw: str, heads: frozenset[str]) -> bool:
+    """False only when no term of the ASCII word `raw` can begin with one of `heads`.
+
+    Every term of a word without digits is its stem (`stem` of the folded word), and a stem
+    begins with its word's first two letters, or is the word's first letter alone: the
+    suffix rules only cut letters off the end and put at most "e", "y" or "ie" back after
+    at least two kept letters (the one exception, "-ies" -> "-ie" on a four-letter word,
+    keeps "ti" of "ties"). Only `IRREGULAR` forms ("dying" -> "die") are other, and a word
+    with a digit has parts for terms ("M113" -> "113"): both are always analysed.
+    tests/unit/search/test_hits_fast.py checks this on every word of the corpus.
+    """
+    if not raw.isalpha():
+        return True  # digits: a model code or a number, whose parts are terms too
+    folded = raw[:3].lower().replace("'", "")
+    if folded[:1] in heads or folded[:2] in heads:
+        return True
+    return raw.lower().replace("'", "") in IRREGULAR
+
+
+def _is_wanted(raw: str, wanted: frozenset[str]) -> bool:
+    term, index_terms = _analyse(raw)
+    return (bool(term) and term in wanted) or any(t in wanted for t in index_terms)
+
+
+def _match_spans_walk(text: str, wanted: frozenset[str]) -> list[tuple[int, int]]:
+    """`match_spans` word by word: the reference, and the way for non-ASCII text."""
     out: list[tuple[int, int]] = []
     for match in _raw_words(text):
-        term, index_terms = _analyse(match.group())
-        if (term and term in wanted) or any(t in wanted for t in index_terms):
+        if _is_wanted(match.group(), wanted):
             out.append(match.span())
     return out
