@@ -41,6 +41,7 @@ from ..importers.web.hosts import HostGuard
 from ..importers.web.info_source import parse_cookies_from_browser
 from ..importers.web.settings import WebSettings
 from ..progress import Progress, ProgressCallback, ignore_progress
+from ..stoppable import await_stoppable
 
 #: What yt-dlp downloads: the best audio-only format, else the best single file with sound.
 WEB_AUDIO_FORMAT = "bestaudio/best"
@@ -278,22 +279,10 @@ async def downloaded_audio(
     job = asyncio.ensure_future(asyncio.to_thread(work))
     try:
         try:
-            path = await asyncio.shield(job)
-        except asyncio.CancelledError:
-            cancel.set()
-            job.add_done_callback(_settled)
-            with contextlib.suppress(BaseException):  # the hook checks the flag at every block
-                await asyncio.wait_for(asyncio.shield(job), CANCEL_WAIT)
-            raise
+            path = await await_stoppable(job, cancel, CANCEL_WAIT)
         except _Stopped:
             raise asyncio.CancelledError() from None
         yield path
     finally:
         cancel.set()
         _remove(folder)
-
-
-def _settled(job: asyncio.Future[Path]) -> None:
-    """A download left behind ends with `_Stopped`: retrieve it, so it is not logged."""
-    if not job.cancelled():
-        job.exception()

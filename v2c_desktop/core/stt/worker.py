@@ -17,16 +17,11 @@ import threading
 from pathlib import Path
 
 from ..progress import Progress, ProgressCallback, ignore_progress
+from ..stoppable import await_stoppable
 from .types import Cancelled, SpeechResult, Transcriber
 
 #: How long a cancelled call waits for its worker to stop before it gives up waiting.
 CANCEL_WAIT = 2.0
-
-
-def _settled(work: asyncio.Future[SpeechResult]) -> None:
-    """A worker left behind ends with `Cancelled`: retrieve it, so it is not logged."""
-    if not work.cancelled():
-        work.exception()
 
 
 async def transcribe_in_worker(
@@ -58,12 +53,6 @@ async def transcribe_in_worker(
         )
     )
     try:
-        return await asyncio.shield(work)
-    except asyncio.CancelledError:
-        flag.set()
-        work.add_done_callback(_settled)
-        with contextlib.suppress(BaseException):  # it checks the flag between pieces of work
-            await asyncio.wait_for(asyncio.shield(work), CANCEL_WAIT)
-        raise
+        return await await_stoppable(work, flag, CANCEL_WAIT)
     except Cancelled:
         raise asyncio.CancelledError() from None
