@@ -31,8 +31,10 @@ from typing import Any
 from mcp.server.mcpserver import Context
 
 from v2c_desktop.core.api import CoreAPI
+from v2c_desktop.core.errors import bad_request
 from v2c_desktop.core.gather.agent_inputs import check_agent_input
 from v2c_desktop.core.gather.refs import InputResolver, absolute_input
+from v2c_desktop.core.gather.videos import Gathered, gather_videos
 from v2c_desktop.core.open import open_api
 from v2c_desktop.core.owner import Session
 from v2c_desktop.core.progress import ProgressCallback, ignore_progress
@@ -157,6 +159,21 @@ class Deps:
             return await resolver.video_id(ref, languages=languages, progress=reporter.listener(0))
         finally:
             await reporter.drain()
+
+    async def read_urls(
+        self, urls: list[str] | None, progress: Progress, *, required: bool = True
+    ) -> Gathered:
+        """The videos `urls` name, imported first when new, one progress unit each (all
+        notifications sent before this returns). `required`: a `bad-request` when none of
+        them could be read, naming each failure."""
+        gathered = await gather_videos(await self.inputs(), urls, None, progress)
+        await progress.drain()
+        if required and not gathered.video_ids:
+            raise bad_request(
+                "none of the urls could be read",
+                "; ".join(f"{f.input}: {f.error.message}" for f in gathered.failures),
+            )
+        return gathered
 
 
 def split_list(value: str | None) -> list[str]:

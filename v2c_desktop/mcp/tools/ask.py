@@ -19,7 +19,6 @@ from pydantic import Field
 from v2c_desktop.core.api import CoreAPI
 from v2c_desktop.core.ask.events import AskDelta, AskDone, AskError, AskMeta, AskRequest
 from v2c_desktop.core.errors import V2CError, bad_request
-from v2c_desktop.core.gather.videos import gather_videos
 from v2c_desktop.core.timecode import clock
 
 from ..deps import Deps
@@ -109,13 +108,7 @@ async def _scope(ctx: Context[Any, Any], deps: Deps, urls: list[str] | None) -> 
     if not urls:
         return ()
     progress = Progress(ctx, len(urls))
-    gathered = await gather_videos(await deps.inputs(), urls, None, progress)
-    await progress.drain()
-    if not gathered.video_ids:
-        raise bad_request(
-            "none of the urls could be read",
-            "; ".join(f"{f.input}: {f.error.message}" for f in gathered.failures),
-        )
+    gathered = await deps.read_urls(urls, progress)
     return tuple(gathered.video_ids)
 
 

@@ -19,7 +19,6 @@ from pydantic import Field
 from v2c_desktop.core.briefs.events import Brief, BriefDone, BriefRequest, BriefStep
 from v2c_desktop.core.briefs.render import as_json, markdown
 from v2c_desktop.core.errors import V2CError, bad_request
-from v2c_desktop.core.gather.videos import gather_videos
 
 from ..deps import Deps
 from ..inputs import CollectionRef, UrlList
@@ -147,13 +146,7 @@ async def _scope(
         )
     if not urls:
         return ()
-    gathered = await gather_videos(await deps.inputs(), urls, None, progress)
-    await progress.drain()
-    if not gathered.video_ids:
-        raise bad_request(
-            "none of the urls could be read",
-            "; ".join(f"{f.input}: {f.error.message}" for f in gathered.failures),
-        )
+    gathered = await deps.read_urls(urls, progress)
     return tuple(gathered.video_ids)
 
 

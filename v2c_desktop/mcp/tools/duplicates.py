@@ -16,7 +16,6 @@ from mcp.types import CallToolResult
 from v2c_desktop.core.domain.duplicates import DuplicateGroup
 from v2c_desktop.core.domain.videos import VideoRecord
 from v2c_desktop.core.errors import bad_request
-from v2c_desktop.core.gather.videos import gather_videos
 from v2c_desktop.core.ids import timestamp_url
 from v2c_desktop.core.timecode import clock
 
@@ -53,13 +52,7 @@ def register(server: MCPServer[Any], deps: Deps) -> None:
             found = await api.get_collection(collection)
             collection, members = found.id, found.video_ids
         progress = Progress(ctx, len(urls or ()) + 1)
-        gathered = await gather_videos(await deps.inputs(), urls, None, progress)
-        await progress.drain()
-        if urls and not gathered.video_ids and not collection:
-            raise bad_request(
-                "none of the urls could be read",
-                "; ".join(f"{f.input}: {f.error.message}" for f in gathered.failures),
-            )
+        gathered = await deps.read_urls(urls, progress, required=not collection)
         groups = await api.find_duplicates(gathered.video_ids, collection)
         await progress.advance(progress.total, "compared")
         compared = list(dict.fromkeys([*gathered.video_ids, *members]))

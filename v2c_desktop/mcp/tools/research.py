@@ -17,7 +17,6 @@ from pydantic import Field
 
 from v2c_desktop.core.domain.videos import VideoRecord
 from v2c_desktop.core.errors import bad_request
-from v2c_desktop.core.gather.videos import gather_videos
 from v2c_desktop.core.ids import timestamp_url
 from v2c_desktop.core.render.section import overlapping
 from v2c_desktop.core.search.request import SearchHit, SearchRequest
@@ -89,13 +88,7 @@ def register(server: MCPServer[Any], deps: Deps) -> None:
         if len(urls) > MAX_VIDEOS:  # the schema says so too; a client may not check it
             raise bad_request(f"at most {MAX_VIDEOS} urls", "split the videos over several calls")
         progress = Progress(ctx, 2 * len(urls))
-        gathered = await gather_videos(await deps.inputs(), urls, None, progress)
-        await progress.drain()
-        if not gathered.video_ids:
-            raise bad_request(
-                "none of the urls could be read",
-                "; ".join(f"{f.input}: {f.error.message}" for f in gathered.failures),
-            )
+        gathered = await deps.read_urls(urls, progress)
         api = await deps.core()
         videos: list[dict[str, Any]] = []
         status = ""

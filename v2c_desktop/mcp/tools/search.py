@@ -14,8 +14,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import CallToolResult
 from pydantic import Field
 
-from v2c_desktop.core.errors import bad_request
-from v2c_desktop.core.gather.videos import InputFailure, gather_videos
+from v2c_desktop.core.gather.videos import InputFailure
 from v2c_desktop.core.search.request import SearchRequest, SearchResult
 from v2c_desktop.core.timecode import clock
 
@@ -60,14 +59,8 @@ def register(server: MCPServer[Any], deps: Deps) -> None:
         failures: list[InputFailure] = []
         if urls:
             progress = Progress(ctx, len(urls))
-            gathered = await gather_videos(await deps.inputs(), urls, None, progress)
-            await progress.drain()
+            gathered = await deps.read_urls(urls, progress)
             failures = gathered.failures
-            if not gathered.video_ids:
-                raise bad_request(
-                    "none of the urls could be read",
-                    "; ".join(f"{f.input}: {f.error.message}" for f in failures),
-                )
             scope = tuple(gathered.video_ids)
         api = await deps.core()
         request = SearchRequest(
