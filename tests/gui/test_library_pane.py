@@ -16,12 +16,12 @@ from pytestqt.qtbot import QtBot
 
 from tests.conftest import corpus_path
 from tests.gui.conftest import CRASHCOURSE, wait_for, write_media
+from tests.gui.library_helpers import make_pane, select_video
 from v2c_desktop.core.api import CoreAPI
 from v2c_desktop.resources import sample_dir
 from v2c_desktop.ui.bridge import JobRunner
 from v2c_desktop.ui.links import parse_seek_href, seek_href
 from v2c_desktop.ui.panes.library.import_panel import warning_color
-from v2c_desktop.ui.panes.library.pane import LibraryPane
 from v2c_desktop.ui.panes.library.thumbnails import SIZE
 from v2c_desktop.ui.panes.library.title_delegate import TitleDelegate
 from v2c_desktop.ui.panes.library.videos_model import (
@@ -46,20 +46,6 @@ def _collect_on_the_gui_thread() -> Iterator[None]:
 
 
 HOMUNCULUS = "youtube:fxZWtc0mYpQ"
-
-
-def make_pane(qtbot: QtBot, api: CoreAPI, runner: JobRunner) -> LibraryPane:
-    pane = LibraryPane(api, runner)
-    qtbot.addWidget(pane)
-    pane.resize(1100, 700)
-    pane.show()
-    return pane
-
-
-def select_video(qtbot: QtBot, pane: LibraryPane, video_id: str) -> None:
-    qtbot.waitUntil(lambda: video_id in pane.table.visible_ids())
-    pane.table.select_ids([video_id])
-    qtbot.waitUntil(lambda: pane.details.video_id == video_id)
 
 
 def test_importing_the_corpus_through_the_pane_fills_the_table(

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QApplication, QLabel
 from pytestqt.qtbot import QtBot
 
 from tests.gui.conftest import wait_for
+from tests.gui.library_helpers import make_pane, select_video
 from tests.unit.stt.speech_media import SENTENCES, need_espeak, speech_track, write_wav
 from v2c_desktop.core.api import CoreAPI
 from v2c_desktop.core.domain.videos import Transcript
@@ -65,20 +66,6 @@ def speech(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     for made in folder.glob("sentence-*.wav"):
         made.unlink()
     return {"folder": folder, "talk": talk, "long": long}
-
-
-def make_pane(qtbot: QtBot, api: CoreAPI, runner: JobRunner) -> LibraryPane:
-    pane = LibraryPane(api, runner)
-    qtbot.addWidget(pane)
-    pane.resize(1100, 700)
-    pane.show()
-    return pane
-
-
-def select_video(qtbot: QtBot, pane: LibraryPane, video_id: str) -> None:
-    qtbot.waitUntil(lambda: video_id in pane.table.visible_ids(), timeout=10000)
-    pane.table.select_ids([video_id])
-    qtbot.waitUntil(lambda: pane.details.video_id == video_id, timeout=10000)
 
 
 def the_dialog(qtbot: QtBot, pane: LibraryPane) -> RetranscribeDialog:
@@ -144,7 +131,7 @@ def test_importing_speech_shows_its_transcription_then_its_origin_and_retranscri
     index = pane.table.model.index(0, TITLE)
     assert "speech-to-text" in index.data(SECONDARY_ROLE)
     assert pane.table.model.index(0, ORIGIN).data() == "speech-to-text"
-    select_video(qtbot, pane, video_id)
+    select_video(qtbot, pane, video_id, timeout=10000)
     facts = pane.details.facts.full_text()
     assert "speech-to-text (tiny.en, en)" in facts, facts
     assert "transcribed on this computer by faster-whisper" in pane.details.facts.toolTip()
@@ -217,7 +204,7 @@ def test_retranscribing_cancelled_keeps_the_transcript_it_had(
     assert before.transcript.origin == "subtitle-file"
     pane = make_pane(qtbot, core, runner)
     pane.refresh()
-    select_video(qtbot, pane, video_id)
+    select_video(qtbot, pane, video_id, timeout=10000)
     assert pane.details.retranscribe.isVisible()  # a subtitle-file video with its media
     pane.details.retranscribe.click()
     dialog = the_dialog(qtbot, pane)
@@ -250,7 +237,7 @@ def test_retranscribe_is_disabled_and_explained_without_a_local_media_file(
     assert video_id
     pane = make_pane(qtbot, core, runner)
     pane.refresh()
-    select_video(qtbot, pane, video_id)
+    select_video(qtbot, pane, video_id, timeout=10000)
     menu = pane.table.context_menu([video_id])
     (action,) = [a for a in menu.actions() if a.text() == "Re-transcribe with…"]
     assert not action.isEnabled() and action.toolTip() == NO_LOCAL_MEDIA
