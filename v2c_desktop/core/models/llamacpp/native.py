@@ -127,7 +127,7 @@ class GuardedLlama(Llama):
         cache to the common prefix and evaluates the rest.
         """
         end = self._block_end(tokens, request.options.keep_through)
-        reused = _common_prefix(self._input_ids, tokens)
+        reused = self.longest_token_prefix(self._input_ids.tolist(), tokens)
         if end and reused < end and self.prefix_cache is not None:
             block = tokens[:end]
             if self.prefix_cache.load(self, self.cache_identity, block):
@@ -168,16 +168,6 @@ class GuardedLlama(Llama):
             if length >= stop:
                 return i + 1
         return 0
-
-
-def _common_prefix(a: Sequence[int] | npt.NDArray[np.intc], b: Sequence[int]) -> int:
-    n = min(len(a), len(b))
-    if n == 0:
-        return 0
-    left = np.asarray(a[:n], dtype=np.int64)
-    right = np.asarray(b[:n], dtype=np.int64)
-    differ = np.nonzero(left != right)[0]
-    return int(differ[0]) if len(differ) else n
 
 
 def checked_grammar(llm: Llama, gbnf: str) -> LlamaGrammar:
