@@ -13,6 +13,12 @@ range widened by `SLACK` seconds on each side:
 * **verified**: the share of citations whose quote verifies (must be 1.0).
 
     .venv/bin/python tests/eval/run_ask_eval.py [--questions a,b] [--json F] [--show]
+        [--model llamacpp/SmolLM2-135M-Instruct.Q4_1 [--source-tokens 300,600,1200]]
+
+With `--model` the answers are the model's (its `[n]` citations, checked and narrowed as
+the app shows them), once per source cap in `--source-tokens` (none: the default budget),
+and each answer's prompt tokens and time to first token are kept: how small the sources
+may be before support drops, and what each size costs in waiting.
 
 Importable: `run(questions=None) -> dict`. Raises `EvalUnavailable` only when the corpus
 is missing; a broken embedder is an error (the gate must fail, not skip, then).
@@ -62,9 +68,16 @@ def score(
     }
 
 
-async def _run(ids: set[str] | None, corpus: Path) -> dict[str, Any]:
+async def _run(
+    ids: set[str] | None,
+    corpus: Path,
+    model: str | None = None,
+    caps: Sequence[int | str | None] = (None,),
+    max_tokens: int = 768,
+) -> list[dict[str, Any]]:
     from v2c_desktop.core.api import CoreAPI
-    from v2c_desktop.core.ask.events import AskDone, AskError, AskRequest
+    from v2c_desktop.core.ask import service as ask_service
+    from v2c_desktop.core.ask.events import AskDelta, AskDone, AskError, AskRequest
     from v2c_desktop.core.search.request import SearchRequest
     from v2c_desktop.core.services import Services
     from v2c_desktop.core.settings import Settings
@@ -94,42 +107,63 @@ async def _run(ids: set[str] | None, corpus: Path) -> dict[str, Any]:
             )
             vector = probe.meta.get("vector", {})
             path_of = {vid: path for path, vid in video_of.items()}
-            results: list[dict[str, Any]] = []
-            started = time.perf_counter()
-            for q in questions:
-                request = AskRequest(
-                    q["question"],
-                    video_ids=tuple(video_of[v] for v in q["videos"]),
-                    extractive=True,
-                )
-                done: AskDone | None = None
-                async for event in api.ask(request):
-                    if isinstance(event, AskError):
-                        raise RuntimeError(f"{q['id']}: {event.code}: {event.message}")
-                    if isinstance(event, AskDone):
-                        done = event
-                assert done is not None
-                cited = [(path_of[c.video_id], c.start, c.end) for c in done.citations]
-                row = score(q, cited)
-                found = await services.engine.search(
-                    SearchRequest(
-                        q["question"], mode="hybrid", limit=5, video_ids=request.video_ids
+            reports: list[dict[str, Any]] = []
+            focus_pool = ask_service.FOCUS_POOL
+            for spec in caps:
+                # "p2500": whole search passages, as local models read them before `focus`
+                passages = isinstance(spec, str) and spec.startswith("p")
+                cap = int(spec[1:]) if isinstance(spec, str) else spec
+                ask_service.FOCUS_POOL = 0 if passages else focus_pool
+                results: list[dict[str, Any]] = []
+                started = time.perf_counter()
+                for q in questions:
+                    request = AskRequest(
+                        q["question"],
+                        video_ids=tuple(video_of[v] for v in q["videos"]),
+                        extractive=model is None,
+                        model=model,
+                        strict=model is not None,
+                        source_tokens=cap,
+                        max_tokens=max_tokens,
                     )
-                )
-                hits = [(path_of[h.video_id], h.start, h.end) for h in found.hits]
-                row["search_hit_at_5"] = score(q, hits)["answered"]
-                row.update(
-                    id=q["id"],
-                    videos=len(q["videos"]),
-                    verified=sum(c.verified for c in done.citations),
-                    cited=[[Path(p).name[:40], round(a, 1), round(b, 1)] for p, a, b in cited],
-                    text=done.text,
-                )
-                results.append(row)
-            timings["ask_s"] = time.perf_counter() - started
+                    done: AskDone | None = None
+                    asked = time.perf_counter()
+                    first: float | None = None
+                    async for event in api.ask(request):
+                        if isinstance(event, AskError):
+                            raise RuntimeError(f"{q['id']}: {event.code}: {event.message}")
+                        if isinstance(event, AskDelta) and first is None:
+                            first = time.perf_counter() - asked
+                        if isinstance(event, AskDone):
+                            done = event
+                    assert done is not None
+                    cited = [(path_of[c.video_id], c.start, c.end) for c in done.citations]
+                    row = score(q, cited)
+                    found = await services.engine.search(
+                        SearchRequest(
+                            q["question"], mode="hybrid", limit=5, video_ids=request.video_ids
+                        )
+                    )
+                    hits = [(path_of[h.video_id], h.start, h.end) for h in found.hits]
+                    row["search_hit_at_5"] = score(q, hits)["answered"]
+                    row.update(
+                        id=q["id"],
+                        videos=len(q["videos"]),
+                        verified=sum(c.verified for c in done.citations),
+                        cited=[[Path(p).name[:40], round(a, 1), round(b, 1)] for p, a, b in cited],
+                        text=done.text,
+                        prompt_tokens=int(done.usage.get("prompt_tokens") or 0),
+                        first_token_s=first,
+                    )
+                    results.append(row)
+                timings["ask_s"] = time.perf_counter() - started
+                report = summarise(results, vector, embedder.info.id, dict(timings))
+                report.update(model=model, source_tokens=spec)
+                reports.append(report)
         finally:
+            ask_service.FOCUS_POOL = focus_pool
             await api.aclose()
-    return summarise(results, vector, embedder.info.id, timings)
+    return reports
 
 
 def summarise(
@@ -157,15 +191,34 @@ def summarise(
     }
 
 
+def _median(values: Sequence[float]) -> float | None:
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2] if ordered else None
+
+
 def run(questions: set[str] | None = None, *, corpus: Path | None = None) -> dict[str, Any]:
-    """Ask every question (or those in `questions`) and score the answers.
+    """Ask every question (or those in `questions`) extractively and score the answers.
 
     Raises EvalUnavailable when the corpus is missing; any other failure propagates.
     """
+    (report,) = run_reports(questions, corpus=corpus)
+    return report
+
+
+def run_reports(
+    questions: set[str] | None = None,
+    *,
+    corpus: Path | None = None,
+    model: str | None = None,
+    caps: Sequence[int | str | None] = (None,),
+    max_tokens: int = 768,
+) -> list[dict[str, Any]]:
+    """One report per source cap (`"p2500"`: whole passages, as before excerpts): the
+    answers of `model` (extractive when None)."""
     corpus = corpus or default_corpus()
     if not (corpus / "transcripts" / "INDEX.json").exists():
         raise EvalUnavailable(f"../shared/corpus is not at {corpus}")
-    return asyncio.run(_run(questions, corpus))
+    return asyncio.run(_run(questions, corpus, model, caps, max_tokens))
 
 
 def format_table(report: dict[str, Any]) -> str:
@@ -180,6 +233,16 @@ def format_table(report: dict[str, Any]) -> str:
             f"{'yes' if r['search_hit_at_5'] else 'no'} |"
         )
     o = report["overall"]
+    if report.get("model"):
+        firsts = [r["first_token_s"] for r in report["per_question"] if r["first_token_s"]]
+        prompts = [r["prompt_tokens"] for r in report["per_question"]]
+        first_median, prompt_median = _median(firsts), _median(prompts)
+        cap = report["source_tokens"] or "the default"
+        lines.append(
+            f"\nmodel {report['model']}, sources capped at {cap}"
+            f" tokens: median prompt {prompt_median} tokens, median first token "
+            + (f"{first_median:.2f} s" if first_median is not None else "none")
+        )
     lines.append(
         f"\n{report['questions']} questions, {o['citations']} citations, embedder "
         f"{report['embedder']}: answered {o['answered']:.3f}, first near {o['first_near']:.3f}, "
@@ -194,20 +257,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--questions", help="comma-separated question ids")
     parser.add_argument("--json", type=Path, help="also write the full report here")
     parser.add_argument("--show", action="store_true", help="print every answer's text")
+    parser.add_argument("--model", help="answer with this chat model instead of extractively")
+    parser.add_argument(
+        "--source-tokens",
+        help="comma-separated source caps, one run each (with --model); p2500: whole passages",
+    )
+    parser.add_argument("--max-tokens", type=int, default=768, help="answer length limit")
     args = parser.parse_args(argv)
     ids = set(args.questions.split(",")) if args.questions else None
+    caps: list[int | str | None] = [None]
+    if args.source_tokens:
+        caps = [c if c.startswith("p") else int(c) for c in args.source_tokens.split(",")]
     try:
-        report = run(ids)
+        reports = run_reports(ids, model=args.model, caps=caps, max_tokens=args.max_tokens)
     except EvalUnavailable as exc:
         print(f"cannot run the evaluation: {exc}", file=sys.stderr)
         return 2
-    if args.show:
-        for r in report["per_question"]:
-            print(f"== {r['id']} {r['cited']}\n{r['text']}\n")
-    print(format_table(report))
-    print("timings: " + ", ".join(f"{k} {v:.1f}" for k, v in report["timings"].items()))
+    for report in reports:
+        if args.show:
+            for r in report["per_question"]:
+                print(f"== {r['id']} {r['cited']}\n{r['text']}\n")
+        print(format_table(report))
+        print("timings: " + ", ".join(f"{k} {v:.1f}" for k, v in report["timings"].items()))
     if args.json:
-        args.json.write_text(json.dumps(report, indent=2), encoding="utf-8")
+        args.json.write_text(json.dumps(reports, indent=2), encoding="utf-8")
     return 0
 
 

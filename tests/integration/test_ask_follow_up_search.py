@@ -72,7 +72,7 @@ def test_a_local_follow_up_keeps_the_chats_sources_without_a_rewrite(tmp_path: P
     meta, done = follow[0], follow[-1]
     assert isinstance(meta, AskMeta) and isinstance(done, AskDone), done
     assert meta.model == SMOL and not meta.extractive
-    assert meta.retrieval == "search"
+    assert meta.retrieval == "excerpts"  # a local model reads the excerpts that answer
     assert {s.title for s in meta.sources} <= {"Island ferry", "Village bakery", "Weather report"}
     # no rewrite: the answer is the only model call, so nothing delays the sources
     assert [(a["id"], a["stage"], a["outcome"]) for a in done.attempts] == [(SMOL, "llm", "ok")]

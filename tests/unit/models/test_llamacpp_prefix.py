@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from v2c_desktop.core.ask.prompt import block_end, build_messages
+from v2c_desktop.core.ask.prompt import block_end, build_messages, system_end
 from v2c_desktop.core.ask.sources import Source, SourceRange, number_sources
 from v2c_desktop.core.domain.videos import Segment, Video
 from v2c_desktop.core.models.llamacpp import LlamaCppChatModel, smollm2_test_model_path
@@ -48,9 +48,18 @@ def model(cache: Path, max_bytes: int = 1 << 30) -> LlamaCppChatModel:
 
 
 async def answer(
-    llm: LlamaCppChatModel, messages: Sequence[ChatMessage], max_tokens: int = 12
+    llm: LlamaCppChatModel,
+    messages: Sequence[ChatMessage],
+    max_tokens: int = 12,
+    *,
+    rules: bool = False,
 ) -> tuple[str, ChatDone]:
-    options = ChatOptions(max_tokens=max_tokens, keep_through=block_end(messages))
+    """`rules` also keeps the system rules as their own prefix, as the ask service does."""
+    options = ChatOptions(
+        max_tokens=max_tokens,
+        keep_through=block_end(messages),
+        keep_first=system_end(messages) if rules else None,
+    )
     text, done = "", None
     async for event in llm.chat(messages, options):
         if isinstance(event, ChatDelta):
@@ -128,6 +137,30 @@ def test_changed_sources_never_restore_stale_state_and_the_cache_is_bounded(
     assert len(left.files()) == 1 and left.size() <= size + size // 2  # the older one went
 
 
+def test_new_sources_after_a_restart_evaluate_only_themselves_not_the_rules(
+    tmp_path: Path,
+) -> None:
+    """The rules every answer shares are saved once: a first question over sources never
+    seen before restores them from disk and evaluates only its sources and question."""
+    cache = tmp_path / "cache"
+
+    async def ask(found: list[Source]) -> ChatDone:
+        llm = model(cache)  # a new process each time: nothing in the live context
+        try:
+            return (await answer(llm, turn("When does the ferry leave?", found, []), rules=True))[1]
+        finally:
+            await llm.aclose()
+
+    first = asyncio.run(ask(sources()))
+    assert first.usage.restored_tokens == 0 and first.usage.cached_tokens == 0
+    assert len(PrefixCache(cache).files()) == 2  # the rules, and the rules with the sources
+    other = asyncio.run(ask(sources("The ferry now leaves at ten.")))
+    rules = other.usage.restored_tokens
+    assert 100 < rules < first.usage.prompt_tokens / 2, other.usage  # the rules alone
+    assert other.usage.cached_tokens == rules
+    assert len(PrefixCache(cache).files()) == 3
+
+
 def test_a_looping_generation_is_stopped_and_says_why(tmp_path: Path) -> None:
     async def go() -> tuple[str, ChatDone]:
         llm = model(tmp_path / "cache")
@@ -172,4 +205,5 @@ def test_a_stable_prompt_keeps_the_sources_as_the_same_prefix_in_every_turn() ->
     marker = block_end(two)
     assert marker and two[1].content.count(marker) == 1 and marker not in two[0].content
     other = turn("When does the ferry leave?", sources("The ferry now leaves at ten."), [])
-    assert block_end(other) != marker  # other sources, another block
+    assert other[0] == one[0]  # the same rules for any sources: one saved state for all
+    assert other[1].content != one[1].content  # other sources, another block (another key)

@@ -68,6 +68,9 @@ class AskRequest:
 
     `chat_id` continues a saved chat (its turns become history); `model` names a chat model
     (`strict`: that model or an error); `extractive` skips generation entirely.
+    `source_tokens` caps the sources a model reads (below the budget its window and speed
+    allow): fewer tokens start the answer sooner; the ask evaluation measures what that
+    costs in support.
     """
 
     question: str
@@ -80,6 +83,7 @@ class AskRequest:
     strict: bool = False
     extractive: bool = False
     max_tokens: int = 768
+    source_tokens: int | None = None
 
 
 @wire
@@ -115,7 +119,7 @@ class AskMeta:
     model: str | None
     extractive: bool
     sources: list[SourceInfo] = field(default_factory=list)
-    retrieval: str = "all"  # "all" sources fit, or "search" chose them
+    retrieval: str = "all"  # "all" sources fit, "search" chose them, or "excerpts" of them
     why_extractive: str = ""
     suggestion: ModelSuggestion | None = None
 

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from ..domain.videos import Segment
 from ..models.types import EmbeddingModel
 from ..search.query import parse_query
 from ..timecode import clock
@@ -154,30 +155,51 @@ async def ranked_extractive_answer(
 
 
 async def embed_sentences(
-    embedder: EmbeddingModel, question: str, sources: Sequence[Source]
+    embedder: EmbeddingModel, question: str, sources: Sequence[Source], *, windows: bool = True
 ) -> Embedded:
     """The question embedded as the search engine embeds queries, every sentence alone,
     and every sentence with its two neighbours (its context: "and that general approach is
-    called memoization" answers a question only together with the line before it)."""
+    called memoization" answers a question only together with the line before it).
+
+    Without `windows` a sentence's context is the mean of its own and its neighbours'
+    vectors instead: a quarter of the embedding work (a window is three sentences long),
+    for a model's excerpts that must be chosen before its prefill can start."""
     per_source = [split_sentences(source) for source in sources]
     texts: list[str] = []
     for source, sentences in zip(sources, per_source, strict=True):
         texts.extend(s.text for s in sentences)
-        texts.extend(_window(source, sentences, j) for j in range(len(sentences)))
+        if windows:
+            texts.extend(_window(source, sentences, j) for j in range(len(sentences)))
     query = parse_query(question).text_for_embedding or question
     rows: list[Vector] = [np.asarray((await embedder.embed([query]))[0], dtype=np.float32)]
     for i in range(0, len(texts), EMBED_BATCH):
         rows.extend(np.asarray(await embedder.embed(texts[i : i + EMBED_BATCH]), np.float32))
     matrix = np.vstack(rows)
     alone: list[npt.NDArray[np.float32]] = []
-    windows: list[npt.NDArray[np.float32]] = []
+    around: list[npt.NDArray[np.float32]] = []
     at = 1
     for sentences in per_source:
         n = len(sentences)
         alone.append(matrix[at : at + n])
-        windows.append(matrix[at + n : at + 2 * n])
-        at += 2 * n
-    return Embedded(matrix[0], alone, windows)
+        if windows:
+            around.append(matrix[at + n : at + 2 * n])
+            at += 2 * n
+        else:
+            around.append(_neighbour_means(alone[-1]))
+            at += n
+    return Embedded(matrix[0], alone, around)
+
+
+def _neighbour_means(vectors: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """Each row averaged with the rows either side of it, renormalised: a window's vector
+    without embedding the window."""
+    if len(vectors) == 0:
+        return vectors
+    summed = vectors.copy()
+    summed[1:] += vectors[:-1]
+    summed[:-1] += vectors[1:]
+    norms = np.linalg.norm(summed, axis=1, keepdims=True)
+    return np.asarray(summed / np.maximum(norms, 1e-12), dtype=np.float32)
 
 
 def _window(source: Source, sentences: list[Sentence], j: int) -> str:
@@ -218,6 +240,30 @@ def extractive_answer(
         citations.append(_citation(source, original, sentences, excerpt, raw, query, candidate))
     ordered = sorted(renumbered.values(), key=lambda s: s.n)
     return ExtractiveAnswer("\n".join(lines), citations, ordered)
+
+
+def best_excerpts(
+    question: str,
+    sources: Sequence[Source],
+    *,
+    max_points: int,
+    hits: Sequence[RankedSpan] = (),
+    embedded: Embedded | None = None,
+) -> list[tuple[Source, list[Segment], float]]:
+    """The excerpts an extractive answer would quote, best first, each as its source, the
+    segments it lies on and its score: what a local model reads instead of whole passages
+    (see `focus`)."""
+    scored = _score(question, terms(question), sources, hits, embedded)
+    return [
+        (
+            sources[c.excerpt.source],
+            segments_of(
+                sources[c.excerpt.source], scored.sentences[c.excerpt.source], c.excerpt, None
+            ),
+            c.score,
+        )
+        for c in _choose(sources, scored, max_points)
+    ]
 
 
 def _score(

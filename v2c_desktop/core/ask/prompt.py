@@ -31,6 +31,7 @@ __all__ = [
     "rewrite_messages",
     "source_label",
     "strip_citations",
+    "system_end",
 ]
 
 REWRITE_TURNS = 6
@@ -46,15 +47,22 @@ def source_label(source: Source) -> str:
     return f"[{source.n}] {title} @ {clock(source.start)}-{clock(source.end)}"
 
 
-def _system_prompt(sources: Sequence[Source], instruction: str, language_hint: str | None) -> str:
+def _numbers(sources: Sequence[Source]) -> str:
     numbers = ", ".join(str(s.n) for s in sources)
     if len(sources) > 2 and [s.n for s in sources] == list(range(1, len(sources) + 1)):
         numbers = f"1 to {len(sources)}"
+    return numbers
+
+
+def _system_prompt(sources: Sequence[Source], instruction: str, language_hint: str | None) -> str:
+    """The rules. They name no source (the numbers that exist are said beside the sources),
+    so with a stable fence they are the same bytes for every question: a local model keeps
+    their evaluated state once (`system_end`) instead of reading them for every chat."""
     if sources:
         cite = (
             "End every factual sentence with the number of the source that supports it in "
             "square brackets, like [1]; cite several sources as [1][2]. Only cite numbers of "
-            f"sources that exist ({numbers}), and use square brackets for nothing else."
+            "sources that exist, and use square brackets for nothing else."
         )
     else:
         cite = "There are no sources for this question."
@@ -114,8 +122,19 @@ def build_messages(
     turns.append(ChatMessage("user", question.strip()))
     first = next(i for i, t in enumerate(turns) if t.role == "user") if stable else -1
     asked = turns[first].content
-    turns[first] = ChatMessage("user", f"Sources:\n{block.text}\n\nQuestion: {asked}")
+    header = f"Sources ({_numbers(sources)}):" if sources else "Sources:"
+    turns[first] = ChatMessage("user", f"{header}\n{block.text}\n\nQuestion: {asked}")
     return [*messages, *turns]
+
+
+def system_end(messages: Sequence[ChatMessage]) -> str | None:
+    """The text that ends the system rules (their last line): where the prefix every local
+    answer shares ends. The rules come first in the prompt, so its first occurrence is
+    theirs, whatever a transcript says later."""
+    if messages and messages[0].role == "system":
+        last = messages[0].content.rstrip().rsplit("\n", 1)[-1]
+        return last or None
+    return None
 
 
 def block_end(messages: Sequence[ChatMessage]) -> str | None:

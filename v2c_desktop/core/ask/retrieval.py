@@ -45,7 +45,7 @@ class Retrieved:
     from in rank order, so an extractive answer can favour the passages ranked best."""
 
     sources: list[Source]
-    mode: str  # "all" or "search"
+    mode: str  # "all", "search", or "excerpts" (a local model's, see `focus`)
     tokens: int
     hits: list[RankedSpan] = field(default_factory=list)
 

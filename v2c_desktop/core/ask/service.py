@@ -19,6 +19,7 @@ from ..domain.chats import ChatMessageRecord, ChatRecord
 from ..domain.videos import VideoRecord
 from ..errors import V2CError
 from ..library import Library
+from ..lru import LRU
 from ..models.chain import ChainRun, ModelChoice, chat_stream
 from ..models.registry import ModelRegistry
 from ..models.types import ChatDelta, ChatMessage, ChatModel, ChatOptions
@@ -36,19 +37,32 @@ from .events import (
     SourceInfo,
 )
 from .extractive import ranked_extractive_answer
+from .focus import focused_sources, scope_fingerprint
 from .limits import check_request
-from .prompt import block_end, build_messages, rewrite_messages
-from .retrieval import Retrieved, estimate_tokens, retrieve
+from .prompt import block_end, build_messages, rewrite_messages, system_end
+from .retrieval import Retrieved, estimate_tokens, fits, retrieve, segments_tokens
 from .sources import Source
 
 T = TypeVar("T")
 EXTRACTIVE_BUDGET = 12_000
 EXTRACTIVE_SOURCES = 3_000
+FOCUS_POOL = 3_000
+FOCUS_CACHE = 32
+"""The passages a local model's excerpts are chosen from (as an extractive answer's)."""
 MAX_SOURCE_TOKENS = 32_000
 LOCAL_SOURCE_TOKENS = 2_500
+LOCAL_MIN_SOURCE_TOKENS = 300
+FIRST_TOKEN_TARGET_S = 2.5
+"""Of the 3 s to a local answer's first word: the prefill's share (search and choosing the
+excerpts take the rest)."""
+QUESTION_TOKENS = 80
+"""What a first question's prompt holds besides the saved rules and the sources: the
+question, the chat template's tokens and the source numbers."""
 # a local answer longer than this is a small model rambling (and minutes on a CPU)
 LOCAL_ANSWER_TOKENS = 384
 PROMPT_OVERHEAD = 600
+MIN_SOURCE_TOKENS = 100
+"""The smallest source cap a request may set: one short passage."""
 NOT_COVERED = "The videos do not cover this."
 
 
@@ -64,6 +78,9 @@ class AskService:
         self.library = library
         self.engine = engine
         self.registry = registry
+        # a local chat's follow-ups read the sources of its first question again: the same
+        # excerpts, without choosing them again
+        self._focused: LRU[tuple[str, int, str], Retrieved] = LRU(FOCUS_CACHE)
 
     async def ask(self, request: AskRequest) -> AsyncIterator[AskEvent]:
         run = ChainRun(stage="llm")
@@ -88,8 +105,8 @@ class AskService:
             request = dataclasses.replace(
                 request, max_tokens=min(request.max_tokens, LOCAL_ANSWER_TOKENS)
             )
-        budget = source_budget(chain, history, request.max_tokens)
-        first_budget = source_budget(chain, [], request.max_tokens)
+        budget = source_budget(chain, history, request.max_tokens, request.source_tokens)
+        first_budget = source_budget(chain, [], request.max_tokens, request.source_tokens)
         # A local chat keeps the sources of its first question for all its turns while they
         # fit beside the history: the same prompt prefix, so llama.cpp evaluates only the
         # new turns, and no model call (the follow-up rewrite) before the sources are shown.
@@ -166,7 +183,9 @@ class AskService:
             chain[0], request.max_tokens, len(sources), not_covered=NOT_COVERED
         )
         if stable:
-            options = dataclasses.replace(options, keep_through=block_end(messages))
+            options = dataclasses.replace(
+                options, keep_through=block_end(messages), keep_first=system_end(messages)
+            )
         checked: CheckedAnswer | None = None
         stream = checked_stream(chain, messages, options, sources, run)
         async with contextlib.aclosing(stream) as events:
@@ -243,13 +262,27 @@ class AskService:
         query = request.question
         if history and not extractive:
             query = await self._standalone(chain, history, quoted, request.question, run)
-        return await retrieve(
-            self.engine,
-            records,
-            query,
-            min(budget, EXTRACTIVE_SOURCES) if extractive else budget,
-            force_search=extractive,
-        )
+        if extractive:
+            return await retrieve(
+                self.engine, records, query, min(budget, EXTRACTIVE_SOURCES), force_search=True
+            )
+        if fits(records, budget) or chain[0].info.runtime != "llamacpp":
+            return await retrieve(self.engine, records, query, budget)
+        # a local model reads the few excerpts that answer (see `focus`), chosen from the
+        # passages an extractive answer would rank
+        key = (query, budget, scope_fingerprint(records))
+        focused = self._focused.get(key)
+        if focused is None:
+            pool = await retrieve(self.engine, records, query, FOCUS_POOL, force_search=True)
+            sources = await focused_sources(
+                query, pool.sources, self.engine.embedder, pool.hits, budget
+            )
+            if not sources:  # nothing in the pool answers: the best passages, as before
+                return await retrieve(self.engine, records, query, budget)
+            tokens = sum(segments_tokens(s.segments) for s in sources)
+            focused = Retrieved(sources, "excerpts", tokens, pool.hits)
+            self._focused[key] = focused
+        return focused
 
     async def _scope(self, request: AskRequest, chat: ChatRecord | None) -> list[VideoRecord]:
         """The videos asked about: the request's own scope, else the chat's saved one.
@@ -350,26 +383,44 @@ class AskService:
         return await self.store.run(fn, *args)
 
 
-def source_budget(chain: Sequence[ChatModel], history: list[ChatMessage], max_tokens: int) -> int:
-    """Tokens of sources the first model can read beside the prompt, history and answer.
+def source_budget(
+    chain: Sequence[ChatModel],
+    history: list[ChatMessage],
+    max_tokens: int,
+    cap: int | None = None,
+) -> int:
+    """Tokens of sources the first model can read beside the prompt, history and answer,
+    at most `cap` (the request's `source_tokens`) when given.
 
     Raises `bad-request` when too little is left to answer from.
     """
     window = chain[0].info.context_window if chain else EXTRACTIVE_BUDGET
     history_tokens = sum(estimate_tokens(m.content) for m in history)
     budget = int(0.9 * window) - PROMPT_OVERHEAD - history_tokens - max_tokens
-    budget = min(budget, MAX_SOURCE_TOKENS)
-    if chain and chain[0].info.runtime == "llamacpp":
-        # a CPU reads prompts at ~100-200 tokens/s: more sources would mean minutes
-        # before the first word, so local models get the best passages only
-        budget = min(budget, LOCAL_SOURCE_TOKENS)
     if budget < 500:
         raise V2CError(
             "bad-request",
             "the conversation is too long for the model's context window",
             "start a new chat, or choose a model with a larger window",
         )
-    return budget
+    budget = min(budget, MAX_SOURCE_TOKENS)
+    if chain and chain[0].info.runtime == "llamacpp":
+        # a CPU reads prompts at ~15-200 tokens/s: local models get the best excerpts only,
+        # as many as this machine reads within the wait target
+        budget = min(budget, local_source_tokens(chain[0]))
+    return min(budget, max(MIN_SOURCE_TOKENS, cap)) if cap is not None else budget
+
+
+def local_source_tokens(model: ChatModel) -> int:
+    """The sources a local model reads within `FIRST_TOKEN_TARGET_S` at the prompt speed
+    measured on this machine (see `prefill_speed`), between `LOCAL_MIN_SOURCE_TOKENS`
+    (below it answers lose their support: tests/eval/run_ask_eval.py --model) and
+    `LOCAL_SOURCE_TOKENS`, in steps of 50 tokens so small changes in speed keep a budget."""
+    rate = getattr(model, "prefill_rate", None)
+    speed = float(rate()) if callable(rate) else 0.0
+    tokens = speed * FIRST_TOKEN_TARGET_S - QUESTION_TOKENS
+    tokens = max(LOCAL_MIN_SOURCE_TOKENS, min(LOCAL_SOURCE_TOKENS, tokens))
+    return int(tokens // 50 * 50)
 
 
 def _meta(

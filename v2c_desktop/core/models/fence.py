@@ -74,15 +74,15 @@ def fence(
     """Fence labelled items (`("[1] Title @ 1:02", text)`) in one block with a random
     boundary, neutralised (`structured`: bodies keep their brackets, see the module).
 
-    `stable` derives the boundary from the items instead: the same sources then make the
-    same bytes, so a local model can reuse the evaluated state of the block across a chat's
-    turns and across restarts. The block stays closed either way: every label and body has
-    the boundary removed, so knowing it does not let a transcript end the block early.
+    `stable` uses this installation's own boundary instead (derived from its private key,
+    the same for every block): the same sources then make the same bytes, and the system
+    rules that name the boundary are the same for every question, so a local model can
+    reuse the evaluated state of both across a chat's turns, new chats and restarts. The
+    block stays closed either way: every label and body has the boundary removed, so even
+    knowing it would not let a transcript end the block early.
     """
     if stable:
-        digest = hashlib.blake2b(digest_size=8, key=_install_key())
-        for label, body in items:
-            digest.update(f"{len(label)}:{label}{len(body)}:{body}".encode())
+        digest = hashlib.blake2b(b"stable fence v2", digest_size=8, key=_install_key())
         boundary = f"DATA-{digest.hexdigest()}"
     else:
         boundary = f"DATA-{secrets.token_hex(8)}"

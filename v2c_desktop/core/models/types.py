@@ -39,9 +39,12 @@ class ChatOptions:
     seed: int | None = None
     grammar: str | None = None
     # llama.cpp only: a repeat penalty against a small model's loops, and the text whose first
-    # occurrence in the prompt ends its reusable prefix (a source block), saved for later turns
+    # occurrence in the prompt ends its reusable prefix (a source block), saved for later turns;
+    # `keep_first` ends a shorter one inside it that every answer shares (the system rules),
+    # saved once so a new chat's first question evaluates only its sources and question
     repeat_penalty: float = 1.0
     keep_through: str | None = None
+    keep_first: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

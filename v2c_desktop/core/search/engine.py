@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from functools import cache, partial
 from typing import Any
@@ -37,6 +36,7 @@ import numpy.typing as npt
 from ..domain.videos import Video
 from ..errors import bad_request
 from ..ids import timestamp_url
+from ..lru import LRU
 from ..models.types import ChatModel, EmbeddingModel
 from ..progress import Progress, ProgressCallback, ignore_progress
 from ..store import LibraryStore
@@ -93,7 +93,7 @@ class SearchEngine:
         self.indexer = SearchIndexer(store, embedder, self.vectors, self.reads, self.keywords)
         self._loaded = False
         self._load_lock = asyncio.Lock()
-        self._query_vectors: OrderedDict[str, Vector] = OrderedDict()
+        self._query_vectors: LRU[str, Vector] = LRU(QUERY_CACHE)
         self._reindexed: list[dict[str, str]] = []
         self._clean_state: UntilWrite[LibraryState | None] = UntilWrite(store)
         self._chunk_fingerprint: UntilWrite[tuple[int, int]] = UntilWrite(store)
@@ -480,13 +480,10 @@ class SearchEngine:
     async def _embed_query(self, text: str) -> Vector:
         cached = self._query_vectors.get(text)
         if cached is not None:
-            self._query_vectors.move_to_end(text)
             return cached
         assert self.embedder is not None
         vector: Vector = (await self.embedder.embed([text]))[0]
         self._query_vectors[text] = vector
-        if len(self._query_vectors) > QUERY_CACHE:
-            self._query_vectors.popitem(last=False)
         return vector
 
     def _satisfying(

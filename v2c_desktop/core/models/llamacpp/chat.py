@@ -37,6 +37,7 @@ from v2c_desktop.core.models.llamacpp.native import (
     PromptTooLarge,
     generate,
 )
+from v2c_desktop.core.models.llamacpp.prefill_speed import PrefillSpeed
 from v2c_desktop.core.models.llamacpp.prefix_cache import PrefixCache
 from v2c_desktop.core.models.types import (
     ChatDelta,
@@ -96,6 +97,7 @@ class LlamaCppChatModel:
         self.last_done: ChatDone | None = None
         # saved source-block states, under the app's cache dir unless a test gives its own
         self.prefix_cache = prefix_cache or PrefixCache(app_paths().cache_dir / PREFIX_DIR)
+        self._prefill: PrefillSpeed | None = None
         self._active: set[Generation] = set()
         self._host: NativeHost[GuardedLlama] = NativeHost(
             model_id=model_id, load=self._load, idle_unload_s=idle_unload_s
@@ -207,7 +209,28 @@ class LlamaCppChatModel:
             return None
         if done is not None:
             self.last_done = done
+            usage = done.usage
+            if usage.first_token_ms and done.finish_reason != "cancelled":
+                evaluated = usage.prompt_tokens - usage.cached_tokens
+                self.prefill.record(evaluated, usage.first_token_ms / 1000)
         return done
+
+    @property
+    def prefill(self) -> PrefillSpeed:
+        """This model file's measured prompt speed (made on first use: the file may not
+        exist yet when the model is listed, only when it answers)."""
+        if self._prefill is None:
+            try:
+                identity, size = self._cache_identity(), self.path.stat().st_size
+            except OSError:
+                identity, size = self.info.id, 0
+            self._prefill = PrefillSpeed(self.prefix_cache.directory, identity, size)
+        return self._prefill
+
+    def prefill_rate(self) -> float:
+        """Prompt tokens per second on this machine (measured, else estimated): what a
+        caller budgets prompts by, so the first word comes within its wait target."""
+        return self.prefill.rate()
 
     def _translate(self, error: BaseException) -> BaseException:
         if isinstance(error, PromptTooLarge):

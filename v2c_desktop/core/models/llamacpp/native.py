@@ -123,21 +123,32 @@ class GuardedLlama(Llama):
         prompt costs only its new tokens. When the options name the end of a reusable block
         (`keep_through`) and the live context does not already hold it, its saved state is
         restored from disk, or the block is evaluated alone and saved, so a later process can
-        restore it. Positions past the prefix are left to `generate`, which trims the KV
+        restore it; a shorter prefix every answer shares (`keep_first`: the system rules) is
+        restored or saved the same way first, so a block seen for the first time costs only
+        its own tokens. Positions past the prefix are left to `generate`, which trims the KV
         cache to the common prefix and evaluates the rest.
         """
         end = self._block_end(tokens, request.options.keep_through)
-        reused = self.longest_token_prefix(self._input_ids.tolist(), tokens)
-        if end and reused < end and self.prefix_cache is not None:
-            block = tokens[:end]
-            if self.prefix_cache.load(self, self.cache_identity, block):
-                request.restored_tokens = reused = end
-            else:
-                self._eval_prefix(block, reused, request)
-                if not request.stop.is_set():
-                    self.prefix_cache.save(self, self.cache_identity, block)
+        head = self._block_end(tokens, request.options.keep_first)
+        held = skipped = self.longest_token_prefix(self._input_ids.tolist(), tokens)
+        cache = self.prefix_cache
+        if cache is not None:
+            for block_end in (end, head if head < len(tokens) else 0):
+                if (
+                    block_end
+                    and held < block_end
+                    and cache.load(self, self.cache_identity, tokens[:block_end])
+                ):
+                    request.restored_tokens = held = skipped = block_end
+            for block_end in (head if head < len(tokens) else 0, end):
+                if block_end and held < block_end:
+                    self._eval_prefix(tokens[:block_end], held, request)
+                    if request.stop.is_set():
+                        break
+                    cache.save(self, self.cache_identity, tokens[:block_end])
+                    held = block_end
         # llama.cpp always decodes the last prompt token again, for fresh logits
-        request.cached_tokens = max(0, min(reused, len(tokens) - 1))
+        request.cached_tokens = max(0, min(skipped, len(tokens) - 1))
 
     def _eval_prefix(self, block: list[int], live: int, request: Generation) -> None:
         """Evaluate `block` after its first `live` tokens (already in the context), a batch
