@@ -4,7 +4,9 @@ Real corpus transcripts (3Blue1Brown) answered by SmolLM2-135M through the whole
 pipeline (retrieval, fenced prompt, grammar, streaming citation checks, narrowing), for 1
 and 5 videos:
 
-- cold: the first question of a new chat (the model loaded, nothing of this scope cached);
+- cold: the first question of a new chat (the model loaded, nothing of this scope cached;
+  the system rules every answer shares were saved by the warm-up question, as they are
+  after a user's first question: that very first one reads ~200 tokens more);
 - follow-up: a second question in the same chat (the chat's source block is kept in the
   llama.cpp context, so only the new tokens are evaluated);
 - restart: a new CoreAPI on the same library (a new process would do the same), then a
@@ -115,7 +117,8 @@ async def main() -> None:
         try:
             result = await api.add([str(CORPUS / v / "captions.en.srt") for v in VIDEOS])
             ids = [o.video_id for o in result.outcomes if o.video_id]
-            await one(api, ids[1:2], "warm up", None)  # load the model once, outside figures
+            # load the model and save the shared rules once, outside the figures
+            await one(api, ids[1:2], "What is a gradient?", None)
             for label, videos in (("1 video", ids[:1]), ("5 videos", ids)):
                 cold = await one(api, videos, FIRST, None)
                 print(cold.line(f"{label} cold"))
@@ -127,7 +130,7 @@ async def main() -> None:
             await api.aclose()
         api = CoreAPI(Services.open(library))
         try:
-            await one(api, ids[1:2], "warm up", None)
+            await one(api, ids[1:2], "What is a gradient?", None)
             for label, videos in (("1 video", ids[:1]), ("5 videos", ids)):
                 again = await one(api, videos, "Why is it called gradient descent?", chats[label])
                 print(again.line(f"{label} after restart"))
