@@ -100,7 +100,8 @@ def build_messages(
     """System rules, the earlier turns (markers stripped), then the sources and the question.
 
     The sources go in the last user message, next to the question they serve; earlier
-    turns keep only their words, because their `[n]` referred to an earlier source list.
+    turns keep only their words, because their `[n]` referred to an earlier source list
+    (except in a `stable` chat, whose sources are the same in every turn).
     `stable` is for a chat that keeps its sources for all its turns (a local model's): the
     sources then go in the chat's first user message, before any history, with a fence
     boundary derived from them, so the rules and the sources form a prefix that is the same
@@ -115,7 +116,12 @@ def build_messages(
     turns: list[ChatMessage] = []
     for i, turn in enumerate(history):
         if turn.role in ("user", "assistant"):
-            text = strip_citations(turn.content).strip()
+            if stable and turn.role == "assistant" and i not in quoted:
+                # the same sources as when it was written: its [n] still mean them, and its
+                # bytes stay those the model generated, which a local model already holds
+                text = turn.content.strip()
+            else:
+                text = strip_citations(turn.content).strip()
             if i in quoted:
                 text = block.also([(QUOTED_TURN, text)])
             turns.append(ChatMessage(turn.role, text))
