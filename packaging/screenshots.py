@@ -8,8 +8,9 @@ transcripts (Crash Course Psychology and a few 3Blue1Brown captions, through
 `CoreAPI.add`) in a temporary home, opens the app's window on it and saves one PNG per
 pane: the library with a video selected, the search pane with results, the chat pane with
 an extractive answer and its citations, the settings dialog's MCP section and its model
-manager, the transcript reader at a cited second (a video with nothing to play), and the brief
-pane (building, then the cited brief) with its Export to Obsidian dialog.
+manager, the transcript reader at a cited second (a video with nothing to play), the player
+with a local recording's key moments on its scrub bar, and the brief pane (building, then the
+cited brief) with its Export to Obsidian dialog.
 """
 
 from __future__ import annotations
@@ -104,6 +105,24 @@ def corpus_sources(scratch: Path) -> list[str]:
     return sources
 
 
+def silent_talk(scratch: Path) -> Path:
+    """A Crash Course talk's captions beside a silent WAV of its length: a local recording
+    the player plays (no chapters: its key moments are found in its transcript)."""
+    import wave
+
+    folder = scratch / "recording"
+    folder.mkdir()
+    name = "homunculus_crash_course_psychology_6"
+    shutil.copyfile(CRASHCOURSE / f"{name}_fxZWtc0mYpQ.en.srt", folder / "homunculus.en.srt")
+    media = folder / "homunculus.wav"
+    with wave.open(str(media), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(1)
+        out.setframerate(4000)
+        out.writeframes(b"\x80" * 4000 * 625)
+    return media
+
+
 # -- driving the window ---------------------------------------------------------------------
 async def until(check: object, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
@@ -118,15 +137,16 @@ async def settle() -> None:
     await asyncio.sleep(0.5)
 
 
-def save(widget: object, path: Path) -> None:
-    pixmap = widget.grab()  # type: ignore[attr-defined]
+def save(widget: object, path: Path, rect: object = None) -> None:
+    """A PNG of `widget` (or of `rect` of it)."""
+    pixmap = widget.grab() if rect is None else widget.grab(rect)  # type: ignore[attr-defined]
     if not pixmap.save(str(path)):
         raise SystemExit(f"could not write {path}")
     say(f"wrote {path} ({pixmap.width()}x{pixmap.height()})")
 
 
 async def scenario(out: Path, scratch: Path) -> None:
-    from PySide6.QtCore import Qt
+    from PySide6.QtCore import QPoint, QRect, Qt
 
     from v2c_desktop.core.settings import Settings
     from v2c_desktop.ui.app import open_core
@@ -179,6 +199,7 @@ async def scenario(out: Path, scratch: Path) -> None:
         save(window, out / "chat.png")
 
         dialog = window.open_settings()
+        dialog.show_page("mcp")
         await settle()
         save(dialog, out / "settings-mcp.png")
         dialog.reject()
@@ -198,6 +219,22 @@ async def scenario(out: Path, scratch: Path) -> None:
             await until(window.player.showing_reader)
             await settle()
             save(window, out / "reader.png")
+
+        # a local recording playing: its key moments as ticks on the scrub bar
+        talk = await api.add([str(silent_talk(scratch))])
+        (talk_id,) = talk.changed_ids
+        window.actions_.library.trigger()
+        window.seek(talk_id, 150.0)
+        moments = window.player.moments
+        await until(lambda: bool(moments.moments) and window.player.transport.duration() > 0)
+        backend = window.player.backend
+        if backend is not None:
+            await until(lambda: backend.position() > 150.0)
+            backend.pause()  # so the picture shows one moment
+        await settle()
+        dock = window.player
+        top = dock.transport.mapTo(dock, QPoint(0, 0)).y() - 12  # the controls and the line
+        save(dock, out / "player-moments.png", QRect(0, top, dock.width(), dock.height() - top))
 
         memory = await api.create_collection("Memory")
         await api.add_to_collection(memory.id, sorted(MEMORY))
