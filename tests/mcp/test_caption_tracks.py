@@ -160,6 +160,7 @@ def test_the_user_picks_a_track_in_a_form_and_it_is_imported(
 def test_declining_or_cancelling_the_form_changes_nothing(
     asking: McpProcess, user: ScriptedUser
 ) -> None:
+    asking.text("get_transcript", {"url": URL})  # saved, whichever test ran before
     before = transcript_text(asking)
     listed = structured(asking, "list_caption_languages", {"url": URL})
     current = listed["current"]

@@ -140,7 +140,8 @@ def test_an_audio_file_outside_the_allowed_folders_is_refused_untranscribed(
     server: McpProcess, place: dict[str, Path]
 ) -> None:
     secret = str(place["private"] / "secret.wav")
-    result = server.call("add_to_collection", {"collection": "talks", "urls": [secret]})
+    server.text("create_collection", {"name": "Refused talks"})  # whatever ran before
+    result = server.call("add_to_collection", {"collection": "refused-talks", "urls": [secret]})
     assert not result.is_error  # one input failing is data: listed under `failed`
     summary = json.loads(result.content[0].text)["summary"]  # type: ignore[union-attr]
     (failure,) = summary["failed"]
