@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from mcp import ClientSession, StdioServerParameters, stdio_client
-from mcp.client.session import ListRootsFnT
+from mcp.client.session import ElicitationFnT, ListRootsFnT, SamplingFnT
 from mcp.types import CallToolResult, Implementation, TextContent
 
 from tests.conftest import REPO, child_env
@@ -107,12 +107,17 @@ class McpProcess:
         start_timeout: float = 90.0,
         client_info: Implementation | None = None,
         list_roots: ListRootsFnT | None = None,
+        elicitation: ElicitationFnT | None = None,
+        sampling: SamplingFnT | None = None,
     ) -> None:
         self.name = name
         self._client_info = client_info  # what `initialize` says about us (None: the SDK's)
         self._list_roots = list_roots  # the roots we share (None: no roots capability)
+        self._elicitation = elicitation  # how we answer forms (None: no elicitation capability)
+        self._sampling = sampling  # our "model" (None: no sampling capability)
         self.stderr_path = library.parent / f"{name}.stderr"
         self.junk: list[Exception] = []
+        self.notifications: list[Any] = []  # every server notification, in order
         self.progress: list[tuple[float, float | None, str | None]] = []
         self._params = StdioServerParameters(
             command=(command or SERVER)[0],
@@ -143,6 +148,8 @@ class McpProcess:
                         message_handler=self._on_message,
                         client_info=self._client_info,
                         list_roots_callback=self._list_roots,
+                        elicitation_callback=self._elicitation,
+                        sampling_callback=self._sampling,
                     ) as session,
                 ):
                     await session.initialize()
@@ -158,6 +165,8 @@ class McpProcess:
     async def _on_message(self, message: Any) -> None:
         if isinstance(message, Exception):
             self.junk.append(message)
+        else:
+            self.notifications.append(message)
 
     def stderr(self) -> str:
         return self.stderr_path.read_text() if self.stderr_path.exists() else ""

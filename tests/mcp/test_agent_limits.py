@@ -39,6 +39,8 @@ MAY_IMPORT = {
     "extract",
     "find_duplicates",
     "research_videos",
+    "get_skip_segments",
+    "get_key_moments",
 }
 
 
@@ -126,6 +128,7 @@ def test_a_folder_outside_the_allowed_ones_is_refused_and_nothing_is_imported(
         ("get_transcript", {"url": str(place["private"] / "talk-0.en.srt")}),
         ("list_items", {"url": str(place["private"])}),
         ("get_outline", {"url": (place["private"] / "talk-1.en.srt").as_uri()}),
+        ("get_key_moments", {"url": str(place["private"] / "talk-1.en.srt")}),
         ("get_metadata", {"url": str(place["allowed"] / "escape" / "talk-2.en.srt")}),
     ):
         body = error_of(server.call(tool, args))

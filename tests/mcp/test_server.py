@@ -59,6 +59,12 @@ TOOLS = {
     "export_obsidian",
     "find_duplicates",
     "research_videos",
+    "get_skip_segments",
+    "list_caption_languages",
+    "choose_caption_track",
+    "digest_videos",
+    "verify_quotes",
+    "get_key_moments",
 }
 STRUCTURED = {
     "list_formats",
@@ -67,6 +73,12 @@ STRUCTURED = {
     "list_models",
     "find_duplicates",
     "research_videos",
+    "get_skip_segments",
+    "list_caption_languages",
+    "choose_caption_track",
+    "digest_videos",
+    "verify_quotes",
+    "get_key_moments",
 }
 WRITES = {
     "create_collection",
@@ -84,7 +96,14 @@ WRITES = {
     "search_transcript",
     "find_duplicates",
     "research_videos",
+    "get_skip_segments",
+    "choose_caption_track",
+    "digest_videos",
+    "verify_quotes",
+    "get_key_moments",
 }
+#: writes that replace what the library holds (a video's transcript): destructive
+REPLACES = {"choose_caption_track"}
 
 
 @pytest.fixture(scope="module")
@@ -141,7 +160,7 @@ def test_lists_tools_with_described_inputs_and_annotations(server: McpProcess) -
         assert notes.read_only_hint is (name not in WRITES), name
         assert notes.idempotent_hint is not None and notes.open_world_hint is not None
         if name in WRITES:
-            assert notes.destructive_hint is False, name
+            assert notes.destructive_hint is (name in REPLACES), name
         assert (tool.output_schema is not None) is (name in STRUCTURED), name
     section = tools["get_section"].input_schema["properties"]
     assert {"url", "from", "to", "chapter", "format", "timestamps"} <= set(section)
@@ -149,7 +168,7 @@ def test_lists_tools_with_described_inputs_and_annotations(server: McpProcess) -
 
 def test_lists_prompts_and_resources(server: McpProcess) -> None:
     prompts = {p.name: p for p in server.run(lambda s: s.list_prompts()).prompts}
-    assert set(prompts) == {"brief", "buyer_guide"}
+    assert set(prompts) == {"brief", "buyer_guide", "digest"}
     for prompt in prompts.values():
         assert prompt.arguments and all(a.description for a in prompt.arguments)
     assert [a.name for a in prompts["buyer_guide"].arguments or [] if a.required] == ["product"]
@@ -158,6 +177,7 @@ def test_lists_prompts_and_resources(server: McpProcess) -> None:
         "v2c://video/{id}",
         "v2c://video/{id}/transcript",
         "v2c://collection/{id}",
+        "v2c://collection/{id}/latest",
     }
     listed = {str(r.uri) for r in server.run(lambda s: s.list_resources()).resources}
     assert "v2c://video/youtube%3AjReX7qKU2yc" in listed

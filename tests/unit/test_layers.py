@@ -67,6 +67,7 @@ FACE_MAY_IMPORT = (
     "v2c_desktop.core.progress",
     "v2c_desktop.core.paths",
     "v2c_desktop.core.settings",
+    "v2c_desktop.core.mcp_tokens",  # the MCP HTTP server's tokens, in the settings
     "v2c_desktop.core.timecode",
     "v2c_desktop.core.plain_text",
     "v2c_desktop.core.ids",
@@ -75,7 +76,11 @@ FACE_MAY_IMPORT = (
     "v2c_desktop.core.search.request",
     "v2c_desktop.core.briefs.events",
     "v2c_desktop.core.export.events",
+    "v2c_desktop.core.moments.events",
     "v2c_desktop.core.briefs.render",
+    # a digest runs where the model it borrows is (an MCP client's, through sampling): the
+    # brief pipeline over records the face read through the API, never the store
+    "v2c_desktop.core.briefs.digest",
     "v2c_desktop.core.render",
     "v2c_desktop.core.gather",
 )

@@ -18,6 +18,8 @@ from v2c_desktop.core.settings import Settings, load_settings, save_settings
         {"models": {"servers": "http://localhost:8080"}},
         {"models": ["chat"]},
         {"imports": 3},
+        {"sponsorblock": {"skip_in_player": "yes"}},
+        {"sponsorblock": {"server": "file:///etc/passwd"}},
         ["not", "an", "object"],
     ],
 )

@@ -15,16 +15,19 @@ from typing import TYPE_CHECKING
 from .ask.events import AskEvent, AskRequest
 from .ask.export import chat_markdown
 from .briefs.events import Brief, BriefEstimate, BriefEvent, BriefRequest, BriefSummary
+from .domain.captions import CaptionChoice, CaptionTracks
 from .domain.changes import Change
 from .domain.chats import ChatRecord
 from .domain.duplicates import DuplicateGroup
 from .domain.imports import BatchResult, ImportOutcome, ItemListing
 from .domain.models import DetectedServerInfo, InstalledModelInfo, ModelList, ModelTest
+from .domain.skips import SkipSegments
 from .domain.speech import SpeechModelInfo
 from .domain.status import LibraryStatus
-from .domain.videos import Collection, VideoRecord, VideoSummary
+from .domain.videos import Collection, CollectionItem, VideoRecord, VideoSummary
 from .errors import not_found
 from .export.events import ExportReport, ExportRequest
+from .moments.events import KeyMoments
 from .progress import ProgressCallback, ignore_progress
 from .search.request import SearchRequest, SearchResult
 from .settings import AgentSettings, ModelSettings, ServerSetting
@@ -77,6 +80,39 @@ class CoreAPI:
         transcript in one transaction; the outcome's `reason` says what was replaced."""
         return await self._s.library.transcribe(ref, model, progress)
 
+    async def caption_tracks(self, ref: str, agent: AgentSettings | None = None) -> CaptionTracks:
+        """The caption tracks of the web video `ref` names (a URL, a library id or title):
+        language, the site's name, creator or auto, translatable; the languages the site
+        translates into; and which track the saved transcript came from. Imports nothing.
+        `agent`: an AI agent's call (its reads reach public hosts only, as for `add`)."""
+        from .caption_tracks import list_caption_tracks  # the owner side only
+
+        return await list_caption_tracks(self._s.library, ref, agent=agent)
+
+    async def choose_caption_track(
+        self,
+        ref: str,
+        choice: CaptionChoice,
+        agent: AgentSettings | None = None,
+        replace_local: bool = False,
+        progress: ProgressCallback = ignore_progress,
+    ) -> ImportOutcome:
+        """Import the caption track `choice` names as the transcript of the web video `ref`
+        names, replacing the one it has (the change feed and the search index follow);
+        `not-found` for a track it does not have. A transcript from the user's own files or
+        speech-to-text is replaced only with `replace_local` (the user chose the track
+        themselves); else the outcome is `skipped` with `confirm="replace-local"`."""
+        from .caption_tracks import choose_caption_track  # the owner side only
+
+        return await choose_caption_track(
+            self._s.library,
+            ref,
+            choice,
+            agent=agent,
+            replace_local=replace_local,
+            progress=progress,
+        )
+
     async def list_speech_models(self) -> list[SpeechModelInfo]:
         """The speech-to-text models this library's owner knows, installed or not (what
         `transcribe(model=...)` and `add(stt_model=...)` take is their `name`)."""
@@ -121,12 +157,29 @@ class CoreAPI:
             raise not_found(f"no video {video_id!r} in the library", "it may have been removed")
         return await thumbnails.path_for(video)
 
+    async def get_skip_segments(
+        self, video_id: str, categories: list[str] | None = None, refresh: bool = False
+    ) -> SkipSegments:
+        """The video's SponsorBlock segments of `categories` (all skippable ones by default),
+        each with the share of the transcript it covers. The first call asks SponsorBlock (by
+        a 4-character hash prefix of the YouTube id) and keeps the answer with the video;
+        later calls read it from the library, `refresh` asks again and replaces it. Only
+        YouTube videos have segments: any other is `unsupported-input`."""
+        if self._s.sponsor is None:
+            raise not_found("this library was opened without SponsorBlock")
+        return await self._s.sponsor.get(video_id, categories, refresh)
+
     # -- collections --------------------------------------------------------------------------
     async def list_collections(self) -> list[Collection]:
         return await self._s.library.list_collections()
 
     async def get_collection(self, ref: str) -> Collection:
         return await self._s.library.get_collection(ref)
+
+    async def latest_in_collection(self, ref: str, limit: int = 10) -> list[CollectionItem]:
+        """The collection's `limit` newest members (the ones added to it last), newest first,
+        each with when it was added to the collection."""
+        return await self._s.library.latest_in_collection(ref, limit)
 
     async def create_collection(self, name: str, description: str = "") -> Collection:
         return await self._s.library.create_collection(name, description)
@@ -216,6 +269,23 @@ class CoreAPI:
 
     async def delete_brief(self, brief_id: str) -> None:
         await self._s.briefs.delete(brief_id)
+
+    # -- key moments --------------------------------------------------------------------------
+    async def get_key_moments(
+        self,
+        video_id: str,
+        count: int = 8,
+        model: str | None = None,
+        extractive: bool = False,
+        progress: ProgressCallback = ignore_progress,
+    ) -> KeyMoments:
+        """Up to `count` (1-20) key moments of a video, in time order, each at a real segment
+        start: chosen by the model chain (or the `model` named) and verified, else extractive
+        (chapters, topic shifts) and labelled so; a model's result is cached per transcript.
+        Reports `moments` progress while a model works; cancel stops it unsaved."""
+        return await self._s.moments.key_moments(
+            video_id, count, model=model, extractive=extractive, progress=progress
+        )
 
     # -- export -------------------------------------------------------------------------------
     async def export_obsidian(

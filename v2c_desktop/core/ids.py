@@ -59,6 +59,14 @@ def youtube_id_from_url(url: str) -> str | None:
     return None
 
 
+def youtube_id_of(video: Video) -> str | None:
+    """The YouTube id of a video in the library: a YouTube import's own, or that of the
+    YouTube page a local video names (a yt-dlp archive's metadata); None for any other."""
+    if video.platform.lower() == "youtube":
+        return video.native_id if _YOUTUBE_ID.match(video.native_id) else None
+    return youtube_id_from_url(video.url) if is_web(video.url) else None
+
+
 def file_video_id(path: Path, chunk_size: int = 1 << 20) -> str:
     """`file:<first 16 hex of sha256>` of the file's bytes, so a moved file keeps its id."""
     digest = hashlib.sha256()

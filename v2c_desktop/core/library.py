@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .domain.imports import REPLACE_WEB, BatchResult, ImportOutcome, ItemListing, outcome_line
-from .domain.videos import Collection, Transcript, VideoRecord, VideoSummary
+from .domain.videos import Collection, CollectionItem, Transcript, VideoRecord, VideoSummary
 from .errors import V2CError, bad_request, not_found
 from .file_kinds import is_media
 from .ids import youtube_id_from_url
@@ -291,6 +291,20 @@ class Library:
             confirm=REPLACE_WEB,
         )
 
+    def agent_guard(self, agent: AgentSettings | None) -> HostGuard | None:
+        """The host check for an agent's web reads (None: the user's, or private hosts
+        allowed by the agent settings)."""
+        return None if agent is None or agent.allow_private_hosts else self.web.agent_guard()
+
+    async def saved(self, video_id: str) -> VideoRecord | None:
+        """The saved video, or None when the library does not hold it."""
+        return await self._saved(video_id)
+
+    async def replace_transcript(self, label: str, record: VideoRecord) -> ImportOutcome:
+        """Save `record` over the video's earlier version, through the one save path (the
+        change feed, the search index), even when its words are the same."""
+        return await self._save(label, record, refresh=True)
+
     async def _saved(self, video_id: str) -> VideoRecord | None:
         """The saved video, or None when the library does not hold it."""
         if not await self.run_store(self.store.has_video, video_id):
@@ -367,6 +381,9 @@ class Library:
 
     async def get_collection(self, ref: str) -> Collection:
         return await self.run_store(self.store.get_collection, ref)
+
+    async def latest_in_collection(self, ref: str, limit: int) -> list[CollectionItem]:
+        return await self.run_store(self.store.latest_in_collection, ref, limit)
 
     async def create_collection(self, name: str, description: str = "") -> Collection:
         return await self.run_store(self.store.create_collection, name, description)

@@ -21,9 +21,11 @@ from .models.installed.manager import ModelManager
 from .models.registry import ModelRegistry
 from .models.service import ModelService
 from .models.types import EmbeddingModel
+from .moments.service import MomentService
 from .paths import app_paths, library_path
 from .search.engine import SearchEngine
 from .settings import Settings, load_settings
+from .sponsor.service import SponsorService
 from .store import LibraryStore, open_library
 from .thumbnails import Thumbnails
 
@@ -40,7 +42,9 @@ class Services:
     models: ModelService
     briefs: BriefService
     exports: ExportService
+    moments: MomentService
     thumbnails: Thumbnails | None = None
+    sponsor: SponsorService | None = None
 
     @classmethod
     def open(
@@ -73,6 +77,7 @@ class Services:
             raise
         models = ModelService(registry, settings)
         briefs = BriefService(store, lib, engine, registry, embedder)
+        moments = MomentService(store, lib, registry, embedder.info.id if embedder else None)
         proxy = settings.imports.proxy
         thumbnails = Thumbnails(
             app_paths().cache_dir / "thumbnails",
@@ -89,7 +94,9 @@ class Services:
             models,
             briefs,
             ExportService(lib, briefs),
+            moments,
             thumbnails=thumbnails,
+            sponsor=SponsorService(store, lib, server=settings.sponsorblock.server),
         )
 
     async def aclose(self) -> None:

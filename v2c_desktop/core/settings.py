@@ -3,6 +3,11 @@
 The GUI's settings dialog, the CLI flags and the MCP server all read these objects; nothing
 else keeps its own defaults. API keys may live here (the user's choice) but are never put
 in a repr or a log line; an environment variable name is the better place for them.
+
+The bearer tokens of the MCP server over HTTP (`mcp_http.tokens`) are kept as hashes only,
+and are written only by `save_http_tokens` (through `core/mcp_tokens.py`): `save_settings`
+keeps the tokens the file holds, so a window or a service saving an older copy of the
+settings can neither bring back a revoked token nor drop a new one.
 """
 
 from __future__ import annotations
@@ -10,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +68,26 @@ class ImportSettings:
     transcribe_without_captions: bool = False
 
 
+#: The SponsorBlock API the owner asks for a YouTube video's skip segments (`core/sponsor/`).
+SPONSORBLOCK_SERVER = "https://sponsor.ajay.app"
+
+
+@dataclass
+class SponsorBlockSettings:
+    """SponsorBlock, the crowd-sourced list of sponsor reads and other parts of YouTube
+    videos that viewers skip.
+
+    `skip_in_player`: when the app opens a YouTube video it asks SponsorBlock for the
+    video's segments (sending only the first 4 characters of a hash of its id, so SponsorBlock
+    does not learn which video) and keeps them with it, and the player jumps over the sponsor
+    reads while it plays; off (the default), the player asks nothing. `server`: the
+    SponsorBlock API to ask (another instance or a mirror, http or https).
+    """
+
+    skip_in_player: bool = False
+    server: str = SPONSORBLOCK_SERVER
+
+
 @dataclass
 class ExportSettings:
     """The Obsidian vault exports go into (asked once in the app, changeable), and the
@@ -89,12 +114,41 @@ class AgentSettings:
     allow_private_hosts: bool = False
 
 
+#: The port the app starts `v2c mcp --http` on unless the user picks another.
+DEFAULT_HTTP_PORT = 8732
+
+
+@dataclass
+class HttpToken:
+    """A bearer token for the MCP server over HTTP. The token itself is shown once, when it
+    is made; only its SHA-256 (hex) is kept, with the first characters to recognise it by."""
+
+    name: str
+    created: str  # ISO 8601, UTC
+    sha256: str = field(repr=False)
+    prefix: str = ""
+
+
+@dataclass
+class McpHttpSettings:
+    """`v2c mcp --http`: the port the app starts it on, the rate each token may make requests
+    at (a token bucket: `requests_per_minute` on average, `burst` at once; read when the
+    server starts) and the tokens that may connect (read again whenever the file changes)."""
+
+    port: int = DEFAULT_HTTP_PORT
+    requests_per_minute: int = 120
+    burst: int = 30
+    tokens: list[HttpToken] = field(default_factory=list)
+
+
 @dataclass
 class Settings:
     models: ModelSettings = field(default_factory=ModelSettings)
     imports: ImportSettings = field(default_factory=ImportSettings)
     export: ExportSettings = field(default_factory=ExportSettings)
     agents: AgentSettings = field(default_factory=AgentSettings)
+    sponsorblock: SponsorBlockSettings = field(default_factory=SponsorBlockSettings)
+    mcp_http: McpHttpSettings = field(default_factory=McpHttpSettings)
     last_library: str | None = None
 
 
@@ -110,11 +164,11 @@ def _known(cls: type, data: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in data.items() if k in names}
 
 
-def _list(value: Any) -> list[Any]:
+def _list(value: Any, name: str = "servers") -> list[Any]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise TypeError(f"servers must be a JSON list, not {type(value).__name__}")
+        raise TypeError(f"{name} must be a JSON list, not {type(value).__name__}")
     return value
 
 
@@ -135,6 +189,41 @@ def _import_settings(data: dict[str, Any]) -> ImportSettings:
     return imports
 
 
+def _whole(value: Any, name: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise TypeError(f"mcp_http.{name} must be a whole number from {low} to {high}")
+    return value
+
+
+def _http_tokens(value: Any) -> list[HttpToken]:
+    tokens = [HttpToken(**_known(HttpToken, t)) for t in _list(value, "mcp_http.tokens")]
+    for token in tokens:
+        texts = (token.name, token.created, token.sha256, token.prefix)
+        if not all(isinstance(text, str) for text in texts):
+            raise TypeError("each of mcp_http.tokens needs a name, created and sha256 (text)")
+    return tokens
+
+
+def _mcp_http_settings(data: dict[str, Any]) -> McpHttpSettings:
+    http = McpHttpSettings(**_known(McpHttpSettings, data))
+    return McpHttpSettings(
+        port=_whole(http.port, "port", 0, 65535),
+        requests_per_minute=_whole(http.requests_per_minute, "requests_per_minute", 1, 100_000),
+        burst=_whole(http.burst, "burst", 1, 100_000),
+        tokens=_http_tokens(http.tokens),
+    )
+
+
+def _sponsorblock_settings(data: dict[str, Any]) -> SponsorBlockSettings:
+    sponsorblock = SponsorBlockSettings(**_known(SponsorBlockSettings, data))
+    if not isinstance(sponsorblock.skip_in_player, bool):
+        raise TypeError("sponsorblock.skip_in_player must be true or false")
+    server = sponsorblock.server
+    if not isinstance(server, str) or not server.startswith(("http://", "https://")):
+        raise TypeError("sponsorblock.server must be an http:// or https:// address")
+    return sponsorblock
+
+
 def settings_from_dict(data: dict[str, Any]) -> Settings:
     models = dict(_known(ModelSettings, data.get("models") or {}))
     models["servers"] = [
@@ -145,6 +234,8 @@ def settings_from_dict(data: dict[str, Any]) -> Settings:
         imports=_import_settings(data.get("imports") or {}),
         export=ExportSettings(**_known(ExportSettings, data.get("export") or {})),
         agents=_agent_settings(data.get("agents") or {}),
+        sponsorblock=_sponsorblock_settings(data.get("sponsorblock") or {}),
+        mcp_http=_mcp_http_settings(data.get("mcp_http") or {}),
         last_library=data.get("last_library"),
     )
 
@@ -168,8 +259,32 @@ def load_settings(path: Path | None = None) -> Settings:
 
 
 def save_settings(settings: Settings, path: Path | None = None) -> Path:
-    """Write atomically (temp file + rename) so a crash never leaves half a settings file."""
+    """Write atomically (temp file + rename) so a crash never leaves half a settings file.
+
+    The MCP HTTP tokens are the ones in the file, whatever `settings` holds: only
+    `save_http_tokens` changes them (see the module docstring)."""
     path = path or settings_path()
+    return _write(
+        replace(settings, mcp_http=replace(settings.mcp_http, tokens=_saved_tokens(path))), path
+    )
+
+
+def save_http_tokens(tokens: list[HttpToken], path: Path | None = None) -> Path:
+    """Replace the MCP HTTP tokens in the settings file, keeping every other setting."""
+    path = path or settings_path()
+    settings = load_settings(path)
+    return _write(replace(settings, mcp_http=replace(settings.mcp_http, tokens=list(tokens))), path)
+
+
+def _saved_tokens(path: Path) -> list[HttpToken]:
+    """The tokens the file holds now; none when there is no readable file."""
+    try:
+        return load_settings(path).mcp_http.tokens
+    except V2CError:
+        return []
+
+
+def _write(settings: Settings, path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".settings-", dir=path.parent)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:

@@ -1,14 +1,18 @@
-"""Prompts `brief` and `buyer_guide`: how the calling agent turns videos into a cited document.
+"""Prompts `brief`, `buyer_guide` and `digest`: how the calling agent turns videos into a
+cited document.
 
 Synthesis is the agent's job (it has the better model and the user's context); the server's
 job is to say how to do it well: plan reading from token counts instead of pulling every
 transcript, read outlines first, cite every claim to the second, count a reupload once, and
 say plainly where the sources agree, disagree, or only one source speaks. Prompt arguments
-are strings, so `urls` is a comma, space or newline separated list.
+are strings, so `urls` is a comma, space or newline separated list. `digest` drives the
+`digest_videos` tool (written by the client's own model when it offers sampling); its
+`collection` and `video` arguments complete from the library (`completions.py`).
 """
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
@@ -27,6 +31,16 @@ UrlsArg = Annotated[
     ),
 ]
 QuestionArg = Annotated[str, Field(description="The question the brief must answer (optional).")]
+DigestQuestionArg = Annotated[
+    str, Field(description="What the digest should answer (optional: the videos' main points).")
+]
+VideoArg = Annotated[
+    str,
+    Field(
+        description="One video: its exact title, URL or library id (completions offer the "
+        "saved ones); or give a collection instead."
+    ),
+]
 ProductArg = Annotated[
     str, Field(description="The product the guide is about, e.g. 'Toyota Prius (2010-2015)'.")
 ]
@@ -124,6 +138,36 @@ Shape of the guide (Markdown):
 """
 
 
+def digest_text(collection: str = "", video: str = "", question: str = "") -> str:
+    args: dict[str, Any] = {}
+    if collection.strip():
+        args["collection"] = collection.strip()
+    if video.strip():
+        args["urls"] = [video.strip()]
+    if question.strip():
+        args["question"] = question.strip()
+    if "collection" in args or "urls" in args:
+        call = f"Call digest_videos with {json.dumps(args, ensure_ascii=False)}."
+    else:
+        call = (
+            "Ask the user which collection or video to digest (list_collections and "
+            "search_transcript help), then call digest_videos with it."
+        )
+    return f"""\
+Make a cited digest of videos{f", answering: {question.strip()}" if question.strip() else ""}.
+{call}
+
+- mode "digest": your client's model wrote it through MCP sampling and v2c checked every quote
+  against the transcript at its time. Present the Markdown in `digest` as it is, keeping each
+  [Video title @ m:ss](link) citation; quotes that did not check out are in `unverified` (they
+  are not in the digest): mention them only if asked.
+- mode "plan": follow its `instructions`: read each piece with its get_section call, write the
+  digest yourself, and check every quote with verify_quotes before you show it.
+
+{CITATION_RULE}
+"""
+
+
 def register(server: MCPServer[Any], deps: Deps) -> None:
     @server.prompt(
         name="brief",
@@ -144,3 +188,15 @@ def register(server: MCPServer[Any], deps: Deps) -> None:
     )
     def buyer_guide(product: ProductArg, collection: CollectionArg = "", urls: UrlsArg = "") -> str:
         return buyer_guide_text(product, collection, urls)
+
+    @server.prompt(
+        name="digest",
+        title="Cited digest",
+        description="Drives digest_videos: a cited digest of a collection or a video written "
+        "by your own model (MCP sampling), every quote verified; or the plan to write it. "
+        "collection and video complete from the library.",
+    )
+    def digest(
+        collection: CollectionArg = "", video: VideoArg = "", question: DigestQuestionArg = ""
+    ) -> str:
+        return digest_text(collection, video, question)

@@ -89,3 +89,16 @@ def writes(title: str, *, idempotent: bool, open_world: bool = True) -> ToolAnno
         idempotent_hint=idempotent,
         open_world_hint=open_world,
     )
+
+
+def replaces(title: str) -> ToolAnnotations:
+    """A tool that replaces what the library holds (a video's transcript, with the caption
+    track chosen): destructive in MCP's sense, since the old version is gone; choosing the
+    same again changes nothing more."""
+    return ToolAnnotations(
+        title=title,
+        read_only_hint=False,
+        destructive_hint=True,
+        idempotent_hint=True,
+        open_world_hint=True,
+    )

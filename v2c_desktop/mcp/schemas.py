@@ -164,3 +164,252 @@ class ResearchOut(BaseModel):
     videos: list[ResearchVideoOut]
     failed: list[FailedInputOut]
     search: str = Field(description="which search sides ran, embedding model, vector status")
+
+
+class SkipSegmentOut(BaseModel):
+    at: str = Field(description="[m:ss-m:ss] of the segment")
+    startSec: float
+    endSec: float
+    link: str | None = Field(default=None, description="timestamp URL of the segment start")
+    category: str = Field(description="SponsorBlock category (sponsor, selfpromo, intro, ...)")
+    votes: int = Field(description="SponsorBlock votes: how far viewers agree with it")
+    locked: bool = Field(description="a SponsorBlock moderator locked it as right")
+    share: float = Field(description="part of the transcript's spoken time inside it (0-1)")
+    uuid: str = Field(description="SponsorBlock's id of the segment")
+    description: str | None = None
+
+
+class SkipVideoOut(BaseModel):
+    id: str
+    title: str
+    url: str | None = None
+
+
+class SkipSegmentsOut(BaseModel):
+    video: SkipVideoOut
+    youtubeId: str
+    categories: list[str] = Field(description="the categories asked for")
+    segments: list[SkipSegmentOut]
+    share: float = Field(description="all the segments' share together, overlaps once (0-1)")
+    shareMeaning: str
+    spokenSec: float = Field(description="seconds the transcript's lines cover")
+    fetchedAt: str = Field(description="when SponsorBlock was asked (local time)")
+    fromLibrary: bool = Field(description="read from the library: SponsorBlock was not asked")
+    note: str
+
+
+class CaptionTrackOut(BaseModel):
+    language: str = Field(description="the track's language code, as the site gives it")
+    name: str = Field(description="the site's name for the track")
+    kind: Literal["creator", "auto"] = Field(
+        description="creator: the creator's own captions; auto: speech recognition"
+    )
+    translatable: bool = Field(description="the site can machine-translate it (translateTo)")
+    current: bool = Field(description="the library's transcript was read from this track")
+
+
+class TranslationLanguageOut(BaseModel):
+    language: str
+    name: str
+
+
+class CurrentTrackOut(BaseModel):
+    language: str
+    kind: Literal["creator", "auto"]
+    translateTo: str | None = None
+
+
+class CaptionLanguagesOut(BaseModel):
+    videoId: str = Field(description="the library id it has, or will have once imported")
+    title: str
+    url: str
+    inLibrary: bool
+    current: CurrentTrackOut | None = Field(
+        default=None, description="the track the library's transcript came from, if one did"
+    )
+    currentTranscript: str = Field(
+        description="where the library's transcript came from, in words ('' if not saved)"
+    )
+    tracks: list[CaptionTrackOut]
+    translationLanguages: list[TranslationLanguageOut] = Field(
+        description="what the translatable tracks can be machine-translated into"
+    )
+    next: str
+
+
+class ChosenTranscriptOut(BaseModel):
+    origin: str
+    language: str
+    producer: str
+    trackName: str
+    track: str = Field(description="the track it was read from: creator:en, auto:en>de")
+    translatedFrom: str | None = None
+    segments: int
+    tokens: int
+
+
+class CaptionChoiceOut(BaseModel):
+    status: Literal["added", "updated", "skipped", "declined", "cancelled", "needs-choice"] = Field(
+        description="added/updated: the chosen track is the transcript now; skipped, "
+        "declined, cancelled: nothing changed; needs-choice: the client cannot ask the "
+        "user, so call again with language and kind from choices"
+    )
+    message: str
+    videoId: str | None = None
+    title: str | None = None
+    url: str | None = None
+    transcript: ChosenTranscriptOut | None = Field(
+        default=None, description="the video's transcript now (added and updated)"
+    )
+    choices: CaptionLanguagesOut | None = Field(
+        default=None, description="the tracks to choose from (needs-choice)"
+    )
+
+
+class DigestCitationOut(BaseModel):
+    videoId: str
+    title: str
+    quote: str = Field(description="verified against the transcript at this time")
+    startSec: float
+    endSec: float
+    at: str = Field(description="[m:ss] of the quoted line")
+    link: str | None = Field(default=None, description="timestamp URL of the quote")
+
+
+class DigestPointOut(BaseModel):
+    topic: str
+    text: str
+    kind: Literal["consensus", "disagreement", "single-source"] = Field(
+        description="decided from which videos the verified citations come from"
+    )
+    support: list[DigestCitationOut]
+    oppose: list[DigestCitationOut]
+    counter: str = ""
+
+
+class UnverifiedQuoteOut(BaseModel):
+    claim: str
+    quote: str
+    videoId: str
+    atSec: float | None = Field(description="the time the model gave")
+    at: str | None = None
+    reason: str = Field(description="quote-not-found, quote-at-other-time, quote-too-short, ...")
+    foundAtSec: float | None = Field(default=None, description="where the quote really is")
+
+
+class DigestCoverageOut(BaseModel):
+    id: str
+    title: str
+    status: Literal["read", "duplicate", "not-read"]
+    citations: int
+    reason: str = ""
+
+
+class PieceReadOut(BaseModel):
+    tool: Literal["get_section"]
+    arguments: dict[str, Any]
+
+
+class DigestPieceOut(BaseModel):
+    index: int = Field(description="1-based, in the video's order")
+    at: str = Field(description="[m:ss-m:ss] of the piece")
+    startSec: float
+    endSec: float
+    tokens: int
+    link: str | None = Field(default=None, description="timestamp URL of the piece's start")
+    read: PieceReadOut = Field(description="the call that returns exactly this piece")
+
+
+class DigestVideoOut(BaseModel):
+    id: str
+    title: str
+    url: str | None = None
+    channel: str
+    durationSec: float
+    tokens: int
+    copies: list[str] = Field(description="re-uploads of this video, read once as this one")
+    pieces: list[DigestPieceOut]
+
+
+class DigestCountsOut(BaseModel):
+    videos: int = Field(description="distinct videos (copies counted once)")
+    pieces: int
+    tokens: int = Field(description="transcript tokens in all pieces")
+    requests: int = Field(description="sampling requests sent to the client's model")
+    answered: int = Field(description="sampling requests the client's model answered")
+    points: int
+    citations: int = Field(description="verified citations in the digest")
+    unverified: int = Field(description="quotes left out: not found at the time given")
+
+
+class DigestOut(BaseModel):
+    mode: Literal["digest", "plan"] = Field(
+        description="digest: written by your client's model through sampling, every quote "
+        "verified; plan: the pieces to read and how to write the digest yourself"
+    )
+    question: str
+    why: str | None = Field(default=None, description="why a plan and not a digest")
+    title: str | None = None
+    bottomLine: str | None = None
+    digest: str | None = Field(default=None, description="the digest as Markdown")
+    points: list[DigestPointOut]
+    unverified: list[UnverifiedQuoteOut]
+    coverage: list[DigestCoverageOut]
+    status: Literal["complete", "partial"] | None = None
+    passKind: Literal["single", "map-reduce"] | None = None
+    model: str | None = Field(default=None, description="the model the client answered with")
+    notes: list[str]
+    instructions: str | None = Field(default=None, description="how to write it yourself")
+    videos: list[DigestVideoOut] = Field(
+        description="the plan: every video's pieces (in mode plan; empty in a digest)"
+    )
+    counts: DigestCountsOut
+    failed: list[FailedInputOut]
+
+
+class QuoteCheckOut(BaseModel):
+    index: int = Field(description="0-based position in the quotes given")
+    url: str
+    videoId: str | None = None
+    quote: str
+    ok: bool
+    at: str | None = Field(default=None, description="[m:ss] where it really is, when ok")
+    startSec: float | None = None
+    endSec: float | None = None
+    link: str | None = Field(default=None, description="timestamp URL to cite, when ok")
+    score: float = Field(description="share of the quote's words found (0-1)")
+    reason: str | None = Field(default=None, description="why not, when not ok")
+    foundAtSec: float | None = Field(default=None, description="where the quote really is")
+    foundAt: str | None = None
+
+
+class QuoteChecksOut(BaseModel):
+    verified: int
+    failed: int
+    results: list[QuoteCheckOut]
+
+
+class KeyMomentOut(BaseModel):
+    time: str = Field(description="[m:ss], the start of a transcript line")
+    startSec: float
+    url: str | None = Field(default=None, description="timestamp URL that opens the moment")
+    link: str = Field(description="[m:ss](timestamp URL), ready to cite")
+    title: str
+    why: str
+
+
+class KeyMomentsOut(BaseModel):
+    videoId: str
+    title: str
+    method: Literal["model", "extractive"]
+    basis: Literal["model", "chapters", "topic-shifts", "even"] = Field(
+        description="model, or what extractive moments are: the chapters, the largest topic "
+        "shifts, or evenly spaced"
+    )
+    model: str | None = Field(description="the model that chose them (null when extractive)")
+    label: str = Field(description="who chose them, in words")
+    moments: list[KeyMomentOut]
+    requested: int
+    dropped: int = Field(description="the model's moments left out by verification")
+    note: str = Field(description="why they are extractive, or what was dropped")
+    cached: bool

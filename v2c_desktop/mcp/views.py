@@ -44,6 +44,7 @@ def video_metadata(record: VideoRecord) -> dict[str, Any]:
             "producer": transcript.producer,
             "trackName": transcript.track_name,
             "translatedFrom": transcript.translated_from,
+            "track": transcript.track or None,  # creator:en, auto:en>de (a web caption track)
             "segments": len(transcript.segments),
             "tokens": text_tokens(transcript.segments),
         },

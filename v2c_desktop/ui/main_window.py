@@ -26,6 +26,7 @@ from .changes import ChangeListener
 from .dialogs import show_error
 from .drop import dropped_sources
 from .help import AboutDialog, ShortcutsDialog, WhereDialog, add_help_menu, shortcut_rows
+from .http_server import HttpServer
 from .icons import bind
 from .navigation import Navigation
 from .owner_state import OwnerState
@@ -86,7 +87,14 @@ class MainWindow(QMainWindow):
         self.search = SearchPane(api, runner)
         self.changes = ChangeListener(api, self)
         self.chat: QWidget | None = None  # the pane attach_chat_pane plugged in
-        self.player = player or PlayerDock(runner, api.get_video, set_media=api.set_media)
+        self.player = player or PlayerDock(
+            runner,
+            api.get_video,
+            set_media=api.set_media,
+            skip_segments=api.get_skip_segments,
+            key_moments=lambda video_id, progress: api.get_key_moments(video_id, progress=progress),
+        )
+        self.player.set_skip_sponsors(settings.sponsorblock.skip_in_player)
         self.navigation = Navigation()
         self.stack = QStackedWidget()
         self.panes: dict[str, QWidget] = {"library": self.library, "search": self.search}
@@ -127,6 +135,7 @@ class MainWindow(QMainWindow):
         )
         self.attach_brief_pane(self.brief_pane)
         self.downloads = ModelDownloads(api, runner, self)  # outlive the dialogs showing them
+        self.http_server: HttpServer | None = None  # `v2c mcp --http`, once the user starts it
         self.downloads.finished.connect(lambda *_: self._models_changed())
         self.status.chat_clicked.connect(self.open_model_manager)
         self.show_pane("library")
@@ -225,6 +234,8 @@ class MainWindow(QMainWindow):
     async def aclose(self) -> None:
         await self.changes.aclose()
         await self.models.aclose()
+        if self.http_server is not None:
+            await self.http_server.aclose()
 
     # -- panes -------------------------------------------------------------------------------
     def show_pane(self, key: str) -> None:
@@ -333,8 +344,9 @@ class MainWindow(QMainWindow):
         for open_dialog in self.findChildren(SettingsDialog, "settingsDialog"):
             if open_dialog.isVisible():
                 return open_dialog
-        session = self.owner.session
-        library = self.library_path or (session.library if session is not None else None)
+        library = self._library_file()
+        if self.http_server is None and library is not None:
+            self.http_server = HttpServer(library, parent=self)  # outlives the dialog
         dialog = SettingsDialog(
             self.settings,
             parent=self,
@@ -344,6 +356,7 @@ class MainWindow(QMainWindow):
             runner=self.runner,
             downloads=self.downloads,
             on_models_changed=self._models_changed,
+            http_server=self.http_server,
         )
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.saved.connect(self._settings_saved)
@@ -354,9 +367,10 @@ class MainWindow(QMainWindow):
     def _settings_saved(self, settings: Settings) -> None:
         self.settings = settings
         self.brief_pane.settings = settings
+        self.player.set_skip_sponsors(settings.sponsorblock.skip_in_player)
         self.status.showMessage(
-            "Settings saved. Model settings apply now; the library and import settings "
-            "when v2c desktop next starts."
+            "Settings saved. Model settings and sponsor skipping apply now; the library and "
+            "import settings when v2c desktop next starts."
         )
 
     # -- drag and drop -----------------------------------------------------------------------

@@ -37,6 +37,11 @@ def register(
     p.add_argument("--model", metavar="ID", help="chat model id (see `v2c models list`)")
     p.add_argument("--strict", action="store_true", help="that model or an error")
     p.add_argument("--extractive", action="store_true", help="no model: the best passages")
+    p.add_argument(
+        "--skip-sponsors",
+        action="store_true",
+        help="leave out the sponsor reads SponsorBlock marks (the segments kept in the library)",
+    )
     p.add_argument("--max-words", type=int, default=400, metavar="N", help="length (400)")
     p.add_argument("--title", default="", help="its name in `v2c briefs list`")
     p.add_argument("--markdown", action="store_true", help="print the Markdown (default)")
@@ -108,6 +113,7 @@ async def run_brief(args: argparse.Namespace) -> int:
         extractive=args.extractive,
         max_words=args.max_words,
         title=args.title,
+        skip_sponsors=args.skip_sponsors,
     )
     return await _build(args, request)
 

@@ -25,7 +25,9 @@ class BriefRequest:
     `tutorial-steps`, `comparison`); `schema` is the user's own JSON Schema instead.
     `model` names a chat model (`strict`: that one or an error); `extractive` uses no model.
     `max_words` bounds the bottom line and points. `rerun` rebuilds a saved brief (reusing
-    its cached per-video maps) under its id.
+    its cached per-video maps) under its id. `skip_sponsors` leaves out of the sources the
+    caption lines wholly inside a SponsorBlock sponsor segment the library holds (fetched
+    before; a brief never asks SponsorBlock), saying so in the limitations.
     """
 
     question: str
@@ -40,6 +42,7 @@ class BriefRequest:
     max_words: int = 400
     rerun: str | None = None
     title: str = ""
+    skip_sponsors: bool = False
 
 
 @wire

@@ -70,7 +70,7 @@ class Evidence:
         if source is None:
             self._reject(claim, quote, str(entry.get("source")), None, "unknown-video")
             return None
-        start = _seconds(entry.get("time"))
+        start = time_of(entry.get("time"))
         verdict = verify_quote(source.index, quote, start)
         if not verdict.ok:
             reason = verdict.failure or "quote-not-found"
@@ -117,7 +117,8 @@ class Evidence:
         self.unverified.append(UnverifiedClaim(claim, quote, video_id, start, reason, found_at))
 
 
-def _seconds(value: Any) -> float | None:
+def time_of(value: Any) -> float | None:
+    """Seconds from a cited time: a number, or text such as `4:05` (None when it is neither)."""
     if isinstance(value, int | float):
         return float(value)
     try:

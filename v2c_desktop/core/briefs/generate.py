@@ -125,18 +125,29 @@ async def generate(
     *,
     cached: MapCache,
     remember: MapStore,
+    budget: int | None = None,
+    piece_tokens: int | None = None,
+    one_pass: bool | None = None,
 ) -> AsyncGenerator[BriefStep | Generated, None]:
-    """Progress steps, then one `Generated` last."""
+    """Progress steps, then one `Generated` last.
+
+    `budget` (tokens of transcript one call carries), `piece_tokens` (the size of a map
+    chunk) and `one_pass` (everything in one call; by default when it fits `budget`) follow
+    from the first model's window; a caller whose model's window is unknown (an MCP
+    client's, through sampling) decides them.
+    """
     result = Generated(evidence=Evidence(sources))
-    budget = source_budget(chain[0])
-    if sum(s.tokens() for s in sources) <= budget:
+    budget = budget or source_budget(chain[0])
+    if one_pass is None:
+        one_pass = sum(s.tokens() for s in sources) <= budget
+    if one_pass:
         yield BriefStep("write", 0, 1, f"one pass over {len(sources)} videos")
         await _single(question, sources, spec, chain, result)
         yield BriefStep("write", 1, 1, "verified")
     else:
         result.pass_kind = "map-reduce"
         async for step in _map_reduce(
-            question, sources, spec, chain, budget, result, cached, remember
+            question, sources, spec, chain, budget, result, cached, remember, piece_tokens
         ):
             yield step
     yield result
@@ -183,11 +194,12 @@ async def _map_reduce(
     result: Generated,
     cached: MapCache,
     remember: MapStore,
+    piece_tokens: int | None = None,
 ) -> AsyncGenerator[BriefStep, None]:
     evidence = result.evidence
     assert evidence is not None
     model_id = chain[0].info.id
-    map_budget = max(800, budget - MAP_ANSWER_TOKENS)
+    map_budget = piece_tokens or max(800, budget - MAP_ANSWER_TOKENS)
     work = [chunk for source in sources for chunk in chunks_of(source, map_budget)]
     started = time.perf_counter()
     verify_ms = 0.0

@@ -11,20 +11,19 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import secrets
 import time
 from collections.abc import AsyncIterator
 from typing import Any
 
 from ..errors import V2CError, bad_request
 from ..library import Library
-from ..models.chain import ModelChoice
 from ..models.registry import ModelRegistry
 from ..models.types import ChatModel, EmbeddingModel
 from ..search.engine import SearchEngine
 from ..search.request import SearchRequest
 from ..store import LibraryStore
 from ..wire_codec import decode, encode
+from .assemble import assemble_brief
 from .events import (
     Brief,
     BriefDone,
@@ -32,7 +31,6 @@ from .events import (
     BriefRequest,
     BriefStep,
     BriefSummary,
-    SourceCoverage,
     StageTiming,
 )
 from .evidence import Evidence
@@ -41,6 +39,7 @@ from .generate import Generated, MapKey, Spec, generate
 from .render import markdown
 from .schema_subset import check_schema
 from .sources import BriefSource, number_sources
+from .sponsors import without_sponsors
 from .templates import template
 
 SEARCH_VIDEOS = 10
@@ -67,6 +66,8 @@ class BriefService:
             request = await self._rerun_request(request)
         _spec(request)  # an unsupported schema keyword fails here
         records = await self._scope(request)
+        if request.skip_sponsors:
+            records, _ = await without_sponsors(self.store, records)
         chain, why = self._chain(request)
         return records, chain, why
 
@@ -80,6 +81,9 @@ class BriefService:
         if not request.question.strip():
             raise bad_request("a brief needs a question", "say what the brief should answer")
         records = await self._scope(request)
+        left_out: list[str] = []
+        if request.skip_sponsors:
+            records, left_out = await without_sponsors(self.store, records)
         sources = number_sources(records)
         yield BriefStep("scope", len(records), len(records), f"{len(sources)} distinct videos")
         timings = [StageTiming("retrieve", _ms(started))]
@@ -109,8 +113,9 @@ class BriefService:
                 else:
                     yield event
         yield BriefStep("render", 0, 1, "writing the brief")
+        generated.limitations.extend(left_out)
         render_started = time.perf_counter()
-        brief = self._brief(request, spec, sources, records, chain, generated, timings)
+        brief = assemble_brief(request, spec.name, sources, records, chain, generated, timings)
         markdown(brief, request.max_words)  # rendered once here, so its cost is measured
         brief.timings.append(StageTiming("render", _ms(render_started)))
         await self.store.run(
@@ -134,13 +139,7 @@ class BriefService:
             return [], "you asked for an extractive brief"
         if self.registry is None:
             return [], "this library was opened without models"
-        if request.model:
-            choice = ModelChoice(
-                self.registry.default_choice().policy, request.model, request.strict
-            )
-            return self.registry.chain(choice), ""
-        chain = [m for m in self.registry.chain() if m.info.capable]
-        return (chain, "") if chain else ([], self.registry.why_no_capable_chat())
+        return self.registry.writing_chain(request.model, request.strict)
 
     async def _scope(self, request: BriefRequest) -> list[Any]:
         ids = list(request.video_ids)
@@ -187,102 +186,6 @@ class BriefService:
             )
         result.timings.append(StageTiming("extract", _ms(started)))
         return result
-
-    def _brief(
-        self,
-        request: BriefRequest,
-        spec: Spec,
-        sources: list[BriefSource],
-        records: list[Any],
-        chain: list[ChatModel],
-        generated: Generated,
-        timings: list[StageTiming],
-    ) -> Brief:
-        cited: dict[str, int] = {}
-        for topic in generated.topics:
-            for point in topic.points:
-                for c in [*point.support, *point.oppose]:
-                    cited[c.video_id] = cited.get(c.video_id, 0) + 1
-        for citations in generated.data_citations.values():
-            for c in citations:
-                cited[c.video_id] = cited.get(c.video_id, 0) + 1
-        coverage: list[SourceCoverage] = []
-        copies = {copy: s for s in sources for copy in s.copies}
-        by_id = {r.video.id: r for r in records}
-        for source in sources:
-            reason = generated.not_read.get(source.video_id, "")
-            coverage.append(
-                SourceCoverage(
-                    source.video_id,
-                    source.title,
-                    "not-read" if reason else "read",
-                    cited.get(source.video_id, 0),
-                    reason,
-                    list(source.copies),
-                )
-            )
-        for copy, original in copies.items():
-            title = by_id[copy].video.title or copy
-            coverage.append(
-                SourceCoverage(copy, title, "duplicate", reason=f"a copy of {original.title}")
-            )
-        limitations: list[str] = list(generated.limitations)
-        if chain and not chain[0].info.capable:
-            limitations.append(
-                f"{chain[0].info.label or chain[0].info.id} is a small test model: expect few "
-                "points and weak wording (every quote shown was still checked)"
-            )
-        if generated.removed_items:
-            limitations.append(
-                f"{generated.removed_items} items were left out because none of their quotes "
-                "checked out"
-            )
-        not_read = [c for c in coverage if c.status == "not-read"]
-        has_content = bool(generated.topics) or bool(generated.data)
-        complete = (
-            has_content
-            and not generated.notes
-            and not not_read
-            and not generated.removed_items
-            and not generated.uncited
-        )
-        evidence = generated.evidence or Evidence(sources)
-        notes = list(generated.notes)
-        if not has_content and not notes and not chain:
-            notes.append("no passage of these videos matches the question")
-        elif not has_content and not notes:
-            rejected = len(evidence.unverified)
-            notes.append(
-                f"nothing could be cited: none of the model's {rejected} quotes checked out "
-                "against the transcripts (they are listed under the claims left out)"
-                if rejected
-                else "nothing could be cited: the model quoted nothing from the videos"
-            )
-        served = sorted(generated.served_by)
-        brief_id = request.rerun or f"brief-{secrets.token_hex(6)}"
-        title = request.title or generated.title or request.question.strip()[:80]
-        return Brief(
-            id=brief_id,
-            title=title,
-            question=request.question,
-            template=spec.name,
-            bottom_line=generated.bottom_line,
-            topics=generated.topics,
-            coverage=coverage,
-            unverified=list(evidence.unverified),
-            limitations=limitations,
-            notes=notes,
-            status="complete" if complete else "partial",
-            extractive=not chain,
-            model=", ".join(served) if served else None,
-            pass_kind="extractive" if not chain else generated.pass_kind,  # type: ignore[arg-type]
-            timings=[*timings, *generated.timings],
-            data=generated.data,
-            data_citations=generated.data_citations,
-            uncited=generated.uncited,
-            reused_maps=generated.reused_maps,
-            scope=_scope_of(request),
-        )
 
     # -- the map cache ----------------------------------------------------------------------
     async def _cached_map(self, key: MapKey) -> list[dict[str, Any]] | None:
@@ -340,6 +243,7 @@ class BriefService:
             max_words=int(scope.get("max_words") or request.max_words),
             rerun=saved.id,
             title=saved.title,
+            skip_sponsors=request.skip_sponsors or bool(scope.get("skip_sponsors")),
         )
 
 
@@ -348,20 +252,6 @@ def _spec(request: BriefRequest) -> Spec:
         check_schema(request.schema)
         return Spec(None, request.schema)
     return Spec(template(request.template))
-
-
-def _scope_of(request: BriefRequest) -> dict[str, Any]:
-    return {
-        "video_ids": list(request.video_ids),
-        "collection": request.collection,
-        "search": request.search,
-        "template": request.template,
-        "schema": request.schema,
-        "model": request.model,
-        "strict": request.strict,
-        "extractive": request.extractive,
-        "max_words": request.max_words,
-    }
 
 
 def _count(n: int, word: str) -> str:

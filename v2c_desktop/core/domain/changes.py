@@ -12,14 +12,15 @@ from typing import Literal
 
 from ..wire import wire
 
-Subject = Literal["video", "collection", "chat", "index", "brief"]
+Subject = Literal["video", "collection", "chat", "index", "brief", "skips"]
 Action = Literal["added", "updated", "removed", "changed"]
 
 
 @wire
 @dataclass(frozen=True)
 class Change:
-    """`ids` are the videos, collections or chats concerned (video ids for `index`)."""
+    """`ids` are the videos, collections or chats concerned (video ids for `index` and
+    `skips`, a video's SponsorBlock segments)."""
 
     subject: Subject
     action: Action

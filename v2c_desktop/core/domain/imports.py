@@ -18,6 +18,9 @@ Status = Literal["added", "updated", "skipped", "failed"]
 
 #: `ImportOutcome.confirm`: a local archive may replace a video imported from the web.
 REPLACE_WEB = "replace-web"
+#: `ImportOutcome.confirm`: a web caption track the user chose may replace a transcript
+#: read from their own files (a subtitle file, an archive) or transcribed on this computer.
+REPLACE_LOCAL = "replace-local"
 
 
 @wire
@@ -29,7 +32,9 @@ class ImportOutcome:
     cues left out of the transcript (with their lines), a metadata file that was ignored.
     `confirm` names what the user may confirm to let a skipped item through, each face in
     its own way: "replace-web" (a local archive claims a video imported from the web; the
-    CLI names `--replace-web`, the app asks in a dialog).
+    CLI names `--replace-web`, the app asks in a dialog); "replace-local" (a caption track
+    would replace a transcript from the user's own files or speech-to-text: only the user,
+    choosing the track themselves, confirms it).
     """
 
     source: str

@@ -43,6 +43,10 @@ class Transcript:
     `origin` says how trustworthy the words are (creator captions beat auto captions);
     `producer` names who made them (a platform, a file, a speech recogniser) and
     `translated_from` is set when the platform machine-translated another track.
+    A web video's transcript records which caption track it was read from (`track`, a key
+    of `core.domain.captions`: `creator:en`, `auto:en>de`) and how many tracks the site
+    offered then (`track_count`; None where not known, e.g. a file or an older import), so
+    a face can show it and offer the others.
     """
 
     origin: Origin
@@ -51,6 +55,8 @@ class Transcript:
     producer: str = ""
     track_name: str = ""
     translated_from: str | None = None
+    track: str = ""
+    track_count: int | None = None
 
 
 @wire
@@ -125,3 +131,18 @@ class Collection:
     sources: list[str] = field(default_factory=list)
     video_ids: list[str] = field(default_factory=list)
     created_at: str = ""
+
+
+@wire
+@dataclass(frozen=True, slots=True)
+class CollectionItem:
+    """A video as a collection holds it: `added_at` is when it joined the collection (not
+    when it entered the library), so a collection's newest items are the ones added last."""
+
+    video_id: str
+    title: str
+    channel: str
+    url: str
+    duration: float
+    added_at: str
+    published: str | None = None

@@ -7,15 +7,17 @@ The library service holds one `WebAccess` and never builds network clients itsel
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 import httpx
 
+from ..domain.captions import CaptionChoice
 from ..domain.videos import VideoRecord
 from ..progress import ProgressCallback, ignore_progress
 from .web.expand import expand_web_input
 from .web.fetch import make_http_client
 from .web.hosts import HostGuard
-from .web.importer import CaptionlessSpeech, fetch_web_video
+from .web.importer import CaptionlessSpeech, fetch_web_video, read_video_info, record_from_info
 from .web.info_source import InfoSource, YtDlpInfoSource
 from .web.settings import WebSettings
 
@@ -54,6 +56,28 @@ class WebAccess:
             progress=progress,
             guard=guard,
             speech=speech,
+        )
+
+    async def info(self, url: str, *, guard: HostGuard | None = None) -> dict[str, Any]:
+        """yt-dlp's info dict of the one video at `url` (its caption tracks, metadata)."""
+        return await read_video_info(url, info_source=self.info_source, guard=guard)
+
+    async def record(
+        self,
+        info: dict[str, Any],
+        choice: CaptionChoice,
+        *,
+        progress: ProgressCallback = ignore_progress,
+        guard: HostGuard | None = None,
+    ) -> VideoRecord:
+        """The video of `info` with the transcript of the caption track `choice` names."""
+        return await record_from_info(
+            info,
+            http=self.http,
+            settings=self.settings,
+            choice=choice,
+            progress=progress,
+            guard=guard,
         )
 
     def agent_guard(self) -> HostGuard:

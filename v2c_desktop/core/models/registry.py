@@ -139,6 +139,20 @@ class ModelRegistry:
     def chain(self, choice: ModelChoice | None = None) -> list[ChatModel]:
         return order_chain(self.chat_models(), choice or self.default_choice())
 
+    def writing_chain(
+        self, model: str | None = None, strict: bool = False
+    ) -> tuple[list[ChatModel], str]:
+        """The models that write a brief or choose key moments, and why none when so.
+
+        A model the user names is used even if it is a plumbing model (they asked for it),
+        `strict`: that one or an error; otherwise the chain's capable models. An empty chain
+        comes with the reason in plain words: the caller then works without a model.
+        """
+        if model:
+            return self.chain(ModelChoice(self.default_choice().policy, model, strict)), ""
+        chain = [m for m in self.chain() if m.info.capable]
+        return (chain, "") if chain else ([], self.why_no_capable_chat())
+
     def capable_chat_available(self) -> bool:
         return any(m.info.capable for m in self.chain())
 

@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 Role = Literal["system", "user", "assistant"]
 ModelKind = Literal["chat", "embed"]
-Runtime = Literal["llamacpp", "onnx", "openai-compat", "scripted"]
+Runtime = Literal["llamacpp", "onnx", "openai-compat", "scripted", "mcp-sampling"]
 AttemptOutcome = Literal["ok", "error", "skipped"]
 
 Vectors = npt.NDArray[np.float32]

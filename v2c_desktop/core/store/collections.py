@@ -11,7 +11,7 @@ import unicodedata
 
 import duckdb
 
-from ..domain.videos import Collection
+from ..domain.videos import Collection, CollectionItem
 from ..errors import V2CError, bad_request, not_found
 
 
@@ -131,6 +131,32 @@ def add_videos(
             [new_sources, collection.id],
         )
     return added
+
+
+def latest(conn: duckdb.DuckDBPyConnection, collection_id: str, limit: int) -> list[CollectionItem]:
+    """The `limit` videos added to the collection last, newest first (one transaction's
+    additions share a time: the later position is the newer)."""
+    collection = get(conn, collection_id)
+    rows = conn.execute(
+        "SELECT v.id, v.title, v.channel, v.url,"
+        ' coalesce(v.duration, (SELECT max("end") FROM segments s WHERE s.video_id = v.id), 0),'
+        " strftime(cv.added_at, '%Y-%m-%dT%H:%M:%S'), strftime(v.published, '%Y-%m-%d')"
+        " FROM collection_videos cv JOIN videos v ON v.id = cv.video_id"
+        " WHERE cv.collection_id = ? ORDER BY cv.added_at DESC, cv.position DESC LIMIT ?",
+        [collection.id, max(0, limit)],
+    ).fetchall()
+    return [
+        CollectionItem(
+            video_id=str(r[0]),
+            title=str(r[1] or ""),
+            channel=str(r[2] or ""),
+            url=str(r[3] or ""),
+            duration=float(r[4] or 0),
+            added_at=str(r[5]),
+            published=r[6],
+        )
+        for r in rows
+    ]
 
 
 def remove_videos(

@@ -39,13 +39,16 @@ import numpy.typing as npt
 
 from ..domain.changes import Action, Change, Subject
 from ..domain.chats import ChatMessageRecord, ChatRecord
-from ..domain.videos import Collection, VideoRecord, VideoSummary
+from ..domain.skips import SkipSegment
+from ..domain.videos import Collection, CollectionItem, VideoRecord, VideoSummary
 from ..errors import V2CError
 from ..library_lock import LibraryLock, library_in_use
 from . import briefs as brief_table
 from . import chats as chat_table
 from . import collections as collection_table
+from . import moments as moments_table
 from . import search_index
+from . import skip_segments as skip_table
 from . import videos as video_table
 from .change_feed import ChangeFeed
 from .migrations import MIGRATIONS, migrate
@@ -209,6 +212,7 @@ class LibraryStore:
         """
         with self._transaction() as conn:
             is_new = video_table.replace_video(conn, record)
+            moments_table.drop_stale(conn, record.video.id)
         self._changed("video", "added" if is_new else "updated", record.video.id)
         return is_new
 
@@ -249,6 +253,8 @@ class LibraryStore:
         with self._transaction() as conn:
             video_table.delete(conn, video_id)
             search_index.delete_video_index(conn, video_id)
+            moments_table.drop_stale(conn, video_id)
+            skip_table.delete(conn, video_id)
         self._changed("video", "removed", video_id)
 
     # -- collections ------------------------------------------------------------------------
@@ -265,6 +271,10 @@ class LibraryStore:
     def get_collection(self, ref: str) -> Collection:
         with self._reading() as conn:
             return collection_table.get(conn, ref)
+
+    def latest_in_collection(self, collection_id: str, limit: int) -> list[CollectionItem]:
+        with self._reading() as conn:
+            return collection_table.latest(conn, collection_id, limit)
 
     def ensure_collection(self, name: str) -> Collection:
         with self._transaction() as conn:
@@ -342,6 +352,13 @@ class LibraryStore:
     ) -> tuple[npt.NDArray[np.int64], list[str], npt.NDArray[np.float32]]:
         with self._reading() as conn:
             return search_index.load_vectors(conn, model)
+
+    def video_vectors(
+        self, video_id: str, model: str
+    ) -> tuple[list[int], list[int], npt.NDArray[np.float32]] | None:
+        """A video's chunks (first and last segments) and their current `model` vectors."""
+        with self._reading() as conn:
+            return search_index.video_vectors(conn, video_id, model)
 
     def reader(self) -> duckdb.DuckDBPyConnection:
         """A separate cursor for read-only work on another thread (search), so reads never
@@ -425,6 +442,33 @@ class LibraryStore:
     def put_brief_map(self, key: Sequence[Any], claims: list[dict[str, Any]]) -> None:
         with self._transaction() as conn:
             brief_table.put_map(conn, key, claims)
+
+    # -- skip segments (SponsorBlock) -------------------------------------------------------
+    def save_skip_segments(
+        self,
+        video_id: str,
+        youtube_id: str,
+        categories: Sequence[str],
+        segments: Sequence[SkipSegment],
+    ) -> None:
+        """Keep a fetch of the video's skip segments, replacing the one before."""
+        with self._transaction() as conn:
+            skip_table.replace(conn, video_id, youtube_id, categories, segments)
+        self._changed("skips", "updated", video_id)
+
+    def skip_segments(self, video_id: str) -> skip_table.StoredSkips | None:
+        """The video's last fetch of skip segments (None: never fetched)."""
+        with self._reading() as conn:
+            return skip_table.load(conn, video_id)
+
+    # -- key moments ------------------------------------------------------------------------
+    def key_moments(self, key: Sequence[Any]) -> Any | None:
+        with self._reading() as conn:
+            return moments_table.get(conn, key)
+
+    def put_key_moments(self, key: Sequence[Any], result: Any) -> None:
+        with self._transaction() as conn:
+            moments_table.put(conn, key, result)
 
     # -- facts ------------------------------------------------------------------------------
     def schema_migrations(self) -> list[str]:

@@ -198,6 +198,60 @@ MIGRATIONS: tuple[Migration, ...] = (
             )""",
         ),
     ),
+    Migration(
+        # A video's key moments as a model chose them (the verified result as JSON), cached
+        # by transcript, model, prompt version and count; a video's rows of another
+        # transcript are deleted when it is saved again.
+        "0008_key_moments",
+        (
+            """CREATE TABLE key_moments (
+                video_id VARCHAR NOT NULL,
+                transcript_hash VARCHAR NOT NULL,
+                model VARCHAR NOT NULL,
+                prompt_version VARCHAR NOT NULL,
+                count INTEGER NOT NULL,
+                result VARCHAR NOT NULL,
+                created_at TIMESTAMP NOT NULL,
+                PRIMARY KEY (video_id, transcript_hash, model, prompt_version, count)
+            )""",
+        ),
+    ),
+    Migration(
+        # SponsorBlock's skip segments of a video, as last fetched: one row per fetch (so a
+        # video SponsorBlock knows no segments of is not asked again) and its segments.
+        "0009_skip_segments",
+        (
+            """CREATE TABLE skip_fetches (
+                video_id VARCHAR PRIMARY KEY,
+                youtube_id VARCHAR NOT NULL,
+                categories VARCHAR[] NOT NULL,
+                fetched_at TIMESTAMP NOT NULL
+            )""",
+            """CREATE TABLE skip_segments (
+                video_id VARCHAR NOT NULL,
+                idx INTEGER NOT NULL,
+                category VARCHAR NOT NULL,
+                start DOUBLE NOT NULL,
+                "end" DOUBLE NOT NULL,
+                uuid VARCHAR NOT NULL,
+                votes INTEGER NOT NULL,
+                locked BOOLEAN NOT NULL,
+                action_type VARCHAR NOT NULL,
+                description VARCHAR NOT NULL DEFAULT '',
+                video_duration DOUBLE
+            )""",
+        ),
+    ),
+    Migration(
+        # Which caption track a web video's transcript was read from (`creator:en`,
+        # `auto:en>de`) and how many tracks its site offered, so the faces can show the
+        # track and offer the others; '' and NULL for what was imported before.
+        "0010_transcript_tracks",
+        (
+            "ALTER TABLE transcripts ADD COLUMN track VARCHAR DEFAULT ''",
+            "ALTER TABLE transcripts ADD COLUMN track_count INTEGER",
+        ),
+    ),
 )
 
 

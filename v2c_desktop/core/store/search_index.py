@@ -238,3 +238,26 @@ def manifest_of(
         None if vectors_hash is None else str(vectors_hash),
     )
     return str(current), manifest
+
+
+def video_vectors(
+    conn: duckdb.DuckDBPyConnection, video_id: str, model: str
+) -> tuple[list[int], list[int], npt.NDArray[np.float32]] | None:
+    """A video's chunks in order (first and last segments) with their `model` vectors, or
+    None unless every chunk has one made from the video's current transcript."""
+    data = conn.execute(
+        "SELECT c.first_seg, c.last_seg, v.dims, v.vec FROM chunks c"
+        " JOIN vectors v ON v.chunk_id = c.id AND v.model = ?"
+        " JOIN index_manifest m ON m.video_id = c.video_id"
+        " JOIN transcripts t ON t.video_id = c.video_id"
+        " WHERE c.video_id = ? AND m.embed_model = ? AND m.vectors_hash = t.content_hash"
+        " ORDER BY c.idx",
+        [model, video_id, model],
+    ).fetchnumpy()
+    rows = len(data["first_seg"])
+    chunks = conn.execute("SELECT count(*) FROM chunks WHERE video_id = ?", [video_id]).fetchall()
+    if rows == 0 or rows != int(chunks[0][0]):
+        return None
+    dims = int(data["dims"][0])
+    matrix = np.frombuffer(b"".join(data["vec"]), dtype=np.float32).reshape(rows, dims)
+    return [int(x) for x in data["first_seg"]], [int(x) for x in data["last_seg"]], matrix

@@ -88,7 +88,9 @@ def replace_video(conn: duckdb.DuckDBPyConnection, record: VideoRecord) -> bool:
         params,
     )
     conn.execute(
-        "INSERT INTO transcripts VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO transcripts (video_id, origin, language, producer, track_name,"
+        " translated_from, content_hash, segment_count, track, track_count)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
             video.id,
             transcript.origin,
@@ -98,6 +100,8 @@ def replace_video(conn: duckdb.DuckDBPyConnection, record: VideoRecord) -> bool:
             transcript.translated_from,
             content_hash(transcript),
             len(transcript.segments),
+            transcript.track,
+            transcript.track_count,
         ],
     )
     segs = transcript.segments
@@ -159,7 +163,8 @@ def load_video(conn: duckdb.DuckDBPyConnection, video_id: str) -> VideoRecord:
     rows = conn.execute(
         f"SELECT {VIDEO_SELECT}, strftime(v.added_at, '%Y-%m-%dT%H:%M:%S'),"
         " strftime(v.updated_at, '%Y-%m-%dT%H:%M:%S'),"
-        " t.origin, t.language, t.producer, t.track_name, t.translated_from"
+        " t.origin, t.language, t.producer, t.track_name, t.translated_from,"
+        " t.track, t.track_count"
         " FROM videos v JOIN transcripts t ON t.video_id = v.id WHERE v.id = ?",
         [video_id],
     ).fetchall()
@@ -186,6 +191,8 @@ def load_video(conn: duckdb.DuckDBPyConnection, video_id: str) -> VideoRecord:
         producer=r[16],
         track_name=r[17],
         translated_from=r[18],
+        track=r[19] or "",
+        track_count=r[20],
     )
     return VideoRecord(video, transcript, chapters, added_at=r[12], updated_at=r[13])
 

@@ -33,7 +33,9 @@ limitations, and the claims whose quotes did not check out. Scope: urls (importe
 new) or a collection. template: brief (default), summary, buyer-guide, tutorial-steps,
 comparison. Markdown by default (about 600-1500 tokens); format json returns the whole
 Brief. Without a capable model it builds an extractive brief (quoted passages grouped by
-topic). Can take minutes on a laptop CPU; progress is reported."""
+topic). skipSponsors leaves sponsor reads out of the sources (the SponsorBlock segments the
+library holds: call get_skip_segments on each video first). Can take minutes on a laptop CPU;
+progress is reported."""
 
 EXTRACT = """\
 Extract structured JSON from videos: a built-in template (summary by default, buyer-guide,
@@ -58,6 +60,14 @@ Schema = Annotated[
     dict[str, Any] | None,
     Field(description="Your own JSON Schema (the supported subset) instead of a template."),
 ]
+SkipSponsors = Annotated[
+    bool,
+    Field(
+        description="Leave out of the sources the caption lines inside the SponsorBlock "
+        "sponsor segments the library holds (get_skip_segments fetches them); the brief's "
+        "limitations say what was left out and which videos have none kept."
+    ),
+]
 
 
 def register(server: MCPServer[Any], deps: Deps) -> None:
@@ -69,6 +79,7 @@ def register(server: MCPServer[Any], deps: Deps) -> None:
         template: Template = "brief",
         format: Format = "markdown",
         model: Model = None,
+        skipSponsors: SkipSponsors = False,
     ) -> CallToolResult:
         progress = Progress(ctx, len(urls or ()) + len(STAGES))
         request = BriefRequest(
@@ -78,6 +89,7 @@ def register(server: MCPServer[Any], deps: Deps) -> None:
             template=template,
             model=model,
             strict=model is not None,
+            skip_sponsors=skipSponsors,
         )
         brief = await _build(progress, len(urls or ()), deps, request)
         if format == "json":

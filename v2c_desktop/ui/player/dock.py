@@ -9,6 +9,16 @@ opens in the transcript reader at that second instead, with the quote marked.
 Before each load the dock looks beside a subtitle-only video's file for its media
 (`choice.media_beside`); what it finds, or what the user points the reader's "Locate media
 file..." at, is saved through `CoreAPI.set_media` and plays from then on.
+
+Given `key_moments` (`CoreAPI.get_key_moments`), a video that plays gets its key moments as
+ticks on the scrub bar (`moments.MomentMarkers`), found on the job runner.
+
+With "Skip sponsor segments during playback" on (`set_skip_sponsors`), opening a YouTube
+video also asks the library for its SponsorBlock sponsor segments (`CoreAPI.
+get_skip_segments`, through the job runner: the first time the owner asks SponsorBlock and
+keeps them), and while it plays the dock seeks over each one the playhead enters by playing,
+saying so in the status bar. A moment the user opens or seeks to inside a segment plays: only
+playing into one skips it. Off, nothing is asked.
 """
 
 from __future__ import annotations
@@ -21,8 +31,10 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
+from v2c_desktop.core.domain.skips import SPONSOR, SkipSegment, SkipSegments
 from v2c_desktop.core.domain.videos import Video, VideoRecord
 from v2c_desktop.core.errors import V2CError
+from v2c_desktop.core.ids import youtube_id_of
 from v2c_desktop.core.timecode import clock
 
 from ..actions import focus_is_text_input
@@ -30,14 +42,21 @@ from ..bridge import JobRunner
 from ..elided_label import ElidedLabel
 from .backend import PlayerBackend
 from .choice import Kind, choose_playback, media_beside
+from .moments import LoadMoments, MomentMarkers
 from .reader import OpenUrl, TranscriptReader
 from .transport import KEYS, RATES, VOLUME_STEP, TransportBar
 
 LoadVideo = Callable[[str], Awaitable[VideoRecord]]
 SetMedia = Callable[[str, str], Awaitable[VideoRecord]]
+LoadSkips = Callable[[str, list[str]], Awaitable[SkipSegments]]
 BackendFactory = Callable[[Kind], PlayerBackend]
 
 MIN_WIDTH = 340  # the player keeps a usable width whatever the window holds
+#: A playhead that moved forward at most this far, from before a sponsor segment's start
+#: plus this, into the segment entered it by playing (the page reports every 250 ms).
+ENTER_S = 2.0
+#: So close to a segment's end, the skip is not worth the jump.
+END_MARGIN_S = 0.5
 
 
 def webengine_available() -> bool:
@@ -83,6 +102,9 @@ class PlayerDock(QDockWidget):
         load_video: LoadVideo,
         *,
         set_media: SetMedia | None = None,
+        key_moments: LoadMoments | None = None,
+        skip_segments: LoadSkips | None = None,
+        skip_sponsors: bool = False,
         backend_factory: BackendFactory = default_backend,
         open_url: OpenUrl = QDesktopServices.openUrl,
         webengine: bool | None = None,
@@ -93,6 +115,12 @@ class PlayerDock(QDockWidget):
         self._runner = runner
         self._load_video = load_video
         self._set_media = set_media
+        self._load_skips = skip_segments
+        self._skip_sponsors = skip_sponsors
+        self._skips: list[SkipSegment] = []  # the playing video's sponsor segments
+        self._skips_of: str | None = None  # ...of this video (asked for, or arrived)
+        self._last_position: float | None = None
+        self._watching: SkipSegment | None = None  # opened or sought into: it plays
         self._factory = backend_factory
         self._webengine = webengine_available() if webengine is None else webengine
         self._backends: dict[Kind, PlayerBackend] = {}
@@ -125,6 +153,8 @@ class PlayerDock(QDockWidget):
         layout.addWidget(self.title)
         layout.addWidget(self.stack, 1)
         layout.addWidget(self.transport)
+        self.moments = MomentMarkers(self.transport.scrub, runner, key_moments, self)
+        layout.addWidget(self.moments.label)
         layout.addWidget(self.note)
         self.setWidget(body)
         self.transport.toggle_requested.connect(self.toggle_play)
@@ -174,6 +204,61 @@ class PlayerDock(QDockWidget):
 
     def message(self) -> str:
         return self.note.text() if not self.note.isHidden() else ""
+
+    @property
+    def skips(self) -> list[SkipSegment]:
+        """The sponsor segments the dock skips in the playing video (empty when off)."""
+        return list(self._skips)
+
+    # -- skipping sponsor segments -----------------------------------------------------------
+    def set_skip_sponsors(self, on: bool) -> None:
+        """Skip the sponsor segments of what plays (the user's setting); off forgets them."""
+        self._skip_sponsors = on
+        if not on:
+            self._skips, self._skips_of = [], None
+        elif self._video is not None and self._skips_of != self._video.id:
+            self._fetch_skips(self._video)
+
+    def _fetch_skips(self, video: Video) -> None:
+        """Ask the library for `video`'s sponsor segments (SponsorBlock the first time)."""
+        self._skips, self._skips_of = [], None
+        load = self._load_skips
+        if not self._skip_sponsors or load is None or youtube_id_of(video) is None:
+            return
+        self._skips_of = video.id
+
+        def arrived(found: SkipSegments) -> None:
+            if self._skip_sponsors and self._video is not None and self._video.id == video.id:
+                self._skips = list(found.segments)
+
+        self._runner.start(
+            lambda _progress: load(video.id, [SPONSOR]),
+            label=f"sponsor segments of {video.title or video.id}",
+            on_finished=arrived,
+        )
+
+    def _skip_if_entered(self, seconds: float) -> None:
+        """Seek over the sponsor segment the playhead just played into, if any."""
+        previous, self._last_position = self._last_position, seconds
+        if not self._skips or self._backend is None:
+            return
+        segment = next((s for s in self._skips if s.start <= seconds < s.end - END_MARGIN_S), None)
+        if segment is None or segment == self._watching:
+            self._watching = segment
+            return
+        entered = (
+            previous is not None
+            and previous < segment.start + ENTER_S
+            and 0 <= seconds - previous <= ENTER_S
+        )
+        if not entered:  # opened or sought into it: the user asked for this moment
+            self._watching = segment
+            return
+        self._last_position = segment.end
+        self._backend.seek(segment.end)
+        self.message_changed.emit(
+            f"Skipped {segment.category} {clock(segment.start)}-{clock(segment.end)}"
+        )
 
     # -- commands ----------------------------------------------------------------------------
     def play_at(self, video_id: str, seconds: float, quote: str = "") -> None:
@@ -308,6 +393,10 @@ class PlayerDock(QDockWidget):
         self.transport.set_duration(record.duration)
         self.transport.set_time(seconds)
         self._say(note, in_dock=False)
+        self.moments.show_for(video.id)
+        self._last_position, self._watching = seconds, None
+        if self._skips_of != video.id:
+            self._fetch_skips(video)
         backend.load(video, seconds)
         backend.set_rate(self.rate)
         backend.set_volume(self.volume)
@@ -319,6 +408,7 @@ class PlayerDock(QDockWidget):
         if self._backend is not None:
             self._backend.stop()
         self._backend, self._video = None, None
+        self.moments.clear()
         self.reader.show_record(record, _sentence(reason), retry=retry)
         self.stack.setCurrentWidget(self.reader)
         self.transport.hide()
@@ -348,6 +438,7 @@ class PlayerDock(QDockWidget):
         if backend is self._backend and self._video is not None:
             self.transport.set_time(seconds)
             self.position_changed.emit(self._video.id, seconds)
+            self._skip_if_entered(seconds)
 
     def _on_duration(self, backend: PlayerBackend, seconds: float) -> None:
         if backend is self._backend and seconds > 0:

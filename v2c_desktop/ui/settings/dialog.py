@@ -38,11 +38,18 @@ from PySide6.QtWidgets import (
 
 from v2c_desktop.core.errors import V2CError
 from v2c_desktop.core.paths import library_path
-from v2c_desktop.core.settings import ImportSettings, ModelSettings, Settings, save_settings
+from v2c_desktop.core.settings import (
+    ImportSettings,
+    ModelSettings,
+    Settings,
+    SponsorBlockSettings,
+    save_settings,
+)
 
 from ..bridge import JobRunner
 from ..dialogs import show_error
 from ..owner_state import OwnerState
+from .http_box import HttpServerBox
 from .job_button import JobButton
 from .mcp import McpSection
 from .model_downloads import ModelDownloads
@@ -51,6 +58,8 @@ from .servers import ServersTable, split_list
 
 if TYPE_CHECKING:
     from v2c_desktop.core.api import CoreAPI
+
+    from ..http_server import HttpServer
 
 BROWSERS = ("", "firefox", "chrome", "chromium", "brave", "edge", "opera", "vivaldi", "safari")
 POLICIES = ("local-only", "quality")
@@ -123,6 +132,7 @@ class SettingsDialog(QDialog):
         runner: JobRunner | None = None,
         downloads: ModelDownloads | None = None,
         on_models_changed: Callable[[], None] | None = None,
+        http_server: HttpServer | None = None,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("settingsDialog")
@@ -131,6 +141,7 @@ class SettingsDialog(QDialog):
         self._path = path
         self._api, self._runner = api, runner
         self._on_models_changed = on_models_changed
+        self._http_server = http_server
         live = api is not None and runner is not None
         self.live = live
         self.list = QListWidget()
@@ -152,7 +163,7 @@ class SettingsDialog(QDialog):
         self.downloads = downloads
         builders: dict[str, Callable[[], QWidget]] = {
             "library": lambda: self._library_page(settings),
-            "imports": lambda: self._imports_page(settings.imports),
+            "imports": lambda: self._imports_page(settings.imports, settings.sponsorblock),
             "models": lambda: self._models_page(settings.models),
             "servers": self._servers_page,
             "mcp": lambda: self._mcp_page(library or library_path(settings.last_library), owner),
@@ -221,7 +232,7 @@ class SettingsDialog(QDialog):
         form.addRow("Library file:", beside(row, AFTER_RESTART))
         return self._page(box, note="The library is one file holding your videos and chats.")
 
-    def _imports_page(self, imports: ImportSettings) -> QWidget:
+    def _imports_page(self, imports: ImportSettings, sponsorblock: SponsorBlockSettings) -> QWidget:
         box = QGroupBox("Imports")
         self.languages = QLineEdit(", ".join(imports.languages))
         self.languages.setObjectName("settingsLanguages")
@@ -250,10 +261,27 @@ class SettingsDialog(QDialog):
         form.addRow("Speech-to-text:", beside(self.transcribe_web, AFTER_RESTART))
         return self._page(
             box,
+            self._sponsorblock_box(sponsorblock),
             note="How videos are fetched from YouTube and other sites. With speech-to-text "
             "on, a web video without captions has only its audio downloaded and transcribed "
             "on this computer.",
         )
+
+    def _sponsorblock_box(self, sponsorblock: SponsorBlockSettings) -> QGroupBox:
+        box = QGroupBox("SponsorBlock")
+        box.setObjectName("sponsorBlockSettings")
+        self.skip_sponsors = QCheckBox("Skip sponsor segments during playback")
+        self.skip_sponsors.setObjectName("settingsSkipSponsors")
+        self.skip_sponsors.setChecked(sponsorblock.skip_in_player)
+        self.skip_sponsors.setToolTip(
+            "When a YouTube video is opened, ask SponsorBlock (a community list of the parts "
+            "viewers skip) for its segments and keep them with the video; the player then "
+            "jumps over its sponsor reads. SponsorBlock is sent only the first 4 characters "
+            "of a hash of the video's id, not which video it is."
+        )
+        form = QFormLayout(box)
+        form.addRow("Playback:", beside(self.skip_sponsors, AT_ONCE))
+        return box
 
     def _models_page(self, models: ModelSettings) -> QWidget:
         when = AT_ONCE if self.live else AFTER_RESTART
@@ -305,7 +333,9 @@ class SettingsDialog(QDialog):
 
     def _mcp_page(self, library: Path, owner: OwnerState | None) -> QWidget:
         self.mcp = McpSection(library, owner)
-        return self._page(self.mcp)
+        port = self._settings.mcp_http.port
+        self.http = HttpServerBox(self._http_server, port, self._path)
+        return self._page(self.mcp, self.http)
 
     def _choose_library(self) -> None:
         dialog = QFileDialog(self, "Library file")
@@ -331,6 +361,7 @@ class SettingsDialog(QDialog):
                 proxy=self.proxy.text().strip() or None,
                 transcribe_without_captions=self.transcribe_web.isChecked(),
             ),
+            sponsorblock=replace(old.sponsorblock, skip_in_player=self.skip_sponsors.isChecked()),
             models=replace(
                 old.models,
                 policy=self.policy.currentText(),
@@ -338,6 +369,7 @@ class SettingsDialog(QDialog):
                 strict=self.strict.isChecked(),
                 servers=self.servers.servers(),
             ),
+            mcp_http=replace(old.mcp_http, port=self.http.port.value()),
         )
 
     def accept(self) -> None:

@@ -73,9 +73,7 @@ async def fetch_caption(
         async with asyncio.timeout(deadline):
             response, body = await _get(http, url, headers, timeout, max_bytes, guard)
     except httpx.TimeoutException as exc:
-        raise _network_error(
-            f"Timed out downloading captions from {_host(url)}", url, exc
-        ) from None
+        raise network_error(f"Timed out downloading captions from {_host(url)}", url, exc) from None
     except TimeoutError:
         raise V2CError(
             "upstream",
@@ -85,7 +83,7 @@ async def fetch_caption(
             {"url": url, "deadline_s": deadline},
         ) from None
     except httpx.HTTPError as exc:  # connection, proxy, TLS, too many redirects
-        raise _network_error(f"Could not download captions from {_host(url)}", url, exc) from None
+        raise network_error(f"Could not download captions from {_host(url)}", url, exc) from None
     return classify_response(response, url, body)
 
 
@@ -243,7 +241,7 @@ def _host(url: str) -> str:
     return host or "the site"
 
 
-def _network_error(message: str, url: str, exc: Exception) -> V2CError:
+def network_error(message: str, url: str, exc: Exception) -> V2CError:
     """`message: what happened`, in plain words where the failure is a known kind."""
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
     found = network_reason(f"{type(exc).__name__}: {text}")

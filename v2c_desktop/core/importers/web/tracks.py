@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import parse_qs, urlparse
 
+from ...domain.captions import CaptionChoice, TrackKind
 from ...errors import V2CError
 
 CaptionFormat = Literal["vtt", "srt", "json3", "timedtext"]
@@ -48,6 +49,8 @@ class TrackChoice:
 
     `format` is yt-dlp's extension (`json3`, `srv3`, ...); `parser_format` is what to tell
     the caption parser. `translated_from` is the source language of a machine translation.
+    `key` names the track as `core.domain.captions` does (`creator:en`, `auto:en>de`): what
+    the transcript records as where it came from.
     """
 
     language: str
@@ -56,6 +59,7 @@ class TrackChoice:
     url: str
     name: str = ""
     translated_from: str | None = None
+    key: str = ""
 
     @property
     def parser_format(self) -> CaptionFormat:
@@ -63,7 +67,14 @@ class TrackChoice:
 
 
 @dataclass(frozen=True, slots=True)
-class _Track:
+class ListedTrack:
+    """One entry of yt-dlp's `subtitles` or `automatic_captions`, with its best format.
+
+    A machine translation (`translated`) of another track has that track's language in
+    `translated_from` (None when the site's URL does not say, which makes it the source
+    track itself under another name) and its kind in `source_kind`.
+    """
+
     language: str
     creator: bool
     original: bool  # YouTube's `<lang>-orig`: the recogniser's own language
@@ -73,6 +84,22 @@ class _Track:
     ext: str
     url: str
     name: str
+
+    @property
+    def source_kind(self) -> TrackKind:
+        """Who made the words: a translation is of a creator track unless its URL asks for
+        the recogniser's (`kind=asr`)."""
+        if self.translated:
+            return "auto" if self.asr_source else "creator"
+        return "creator" if self.creator else "auto"
+
+    @property
+    def key(self) -> str:
+        if self.translated and self.translated_from:
+            choice = CaptionChoice(self.translated_from, self.source_kind, self.language)
+        else:
+            choice = CaptionChoice(self.language, self.source_kind)
+        return choice.key
 
 
 def base_language(code: str) -> str:
@@ -116,11 +143,13 @@ def _best_entry(entries: Iterable[Any]) -> tuple[str, dict[str, Any]] | None:
     return None
 
 
-def _tracks(info: dict[str, Any], field: str, creator: bool) -> list[_Track]:
+def read_tracks(info: dict[str, Any], field: str, creator: bool) -> list[ListedTrack]:
+    """The usable tracks yt-dlp lists under `field` (`subtitles`: the creator's;
+    `automatic_captions`: the recogniser's and machine translations), in its order."""
     listing = info.get(field) or {}
     if not isinstance(listing, dict):
         return []
-    out: list[_Track] = []
+    out: list[ListedTrack] = []
     for key, entries in listing.items():
         if not isinstance(entries, list) or str(key).lower() in _NOT_CAPTIONS:
             continue
@@ -139,12 +168,18 @@ def _tracks(info: dict[str, Any], field: str, creator: bool) -> list[_Track]:
         # yt-dlp names machine translations of creator tracks "German from English".
         translated = bool(tlang) or (not creator and " from " in name)
         if tlang:
-            language = tlang
             translated_from = (query.get("lang") or [""])[0].removeprefix("a-") or None
+            # yt-dlp keys a translation of a creator track `<target>-<source>` ("German
+            # from English" is `de-en`) and sends that key as the target; the language is
+            # the target's own code
+            suffix = f"-{translated_from}"
+            if translated_from and key == tlang and tlang.endswith(suffix) and " from " in name:
+                tlang = tlang.removesuffix(suffix)
+            language = tlang
         elif translated:
             language = key.split("-")[0]
         out.append(
-            _Track(
+            ListedTrack(
                 language=language,
                 creator=creator,
                 original=original,
@@ -167,10 +202,10 @@ def _match_rank(track_language: str, wanted: str) -> int | None:
     return None
 
 
-def _pick(tracks: list[_Track], languages: Sequence[str]) -> _Track | None:
+def _pick(tracks: list[ListedTrack], languages: Sequence[str]) -> ListedTrack | None:
     """The track for the earliest preferred language; exact beats base, `-orig` beats plain,
     a translation of creator captions beats one of speech recognition, then listing order."""
-    ranked: list[tuple[tuple[int, int, bool, bool, int], _Track]] = []
+    ranked: list[tuple[tuple[int, int, bool, bool, int], ListedTrack]] = []
     for order, track in enumerate(tracks):
         for pref_index, wanted in enumerate(languages):
             rank = _match_rank(track.language, wanted)
@@ -181,7 +216,8 @@ def _pick(tracks: list[_Track], languages: Sequence[str]) -> _Track | None:
     return min(ranked, key=lambda item: item[0])[1] if ranked else None
 
 
-def _choice(track: _Track) -> TrackChoice:
+def track_choice(track: ListedTrack) -> TrackChoice:
+    """What to download for a listed track, and how its transcript says it was made."""
     machine = not track.creator or track.translated
     return TrackChoice(
         language=track.language,
@@ -190,6 +226,7 @@ def _choice(track: _Track) -> TrackChoice:
         url=track.url,
         name=track.name,
         translated_from=track.translated_from if track.translated else None,
+        key=track.key,
     )
 
 
@@ -203,21 +240,21 @@ def choose_track(info: dict[str, Any], languages: Sequence[str] = ()) -> TrackCh
     video has no usable track at all.
     """
     wanted = preferred_languages(info, languages)
-    creator = [t for t in _tracks(info, "subtitles", creator=True) if not t.translated]
-    auto_all = _tracks(info, "automatic_captions", creator=False)
+    creator = [t for t in read_tracks(info, "subtitles", creator=True) if not t.translated]
+    auto_all = read_tracks(info, "automatic_captions", creator=False)
     auto = [t for t in auto_all if not t.translated]
     translations = [t for t in auto_all if t.translated]
     for group in (creator, auto, translations):
         found = _pick(group, wanted)
         if found is not None:
-            return _choice(found)
+            return track_choice(found)
     own = [str(info.get("language") or "")] if info.get("language") else []
     for group in (creator, auto):
         found = _pick(group, own) if own else None
         if found is None and group:
             found = min(group, key=lambda t: (not t.original, group.index(t)))
         if found is not None:
-            return _choice(found)
+            return track_choice(found)
     title = str(info.get("title") or info.get("id") or "This video")
     raise V2CError(
         "no-transcript",

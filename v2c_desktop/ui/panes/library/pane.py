@@ -15,6 +15,7 @@ from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
 
+from v2c_desktop.core.domain.captions import CaptionChoice, CaptionTracks
 from v2c_desktop.core.domain.imports import BatchResult, ImportOutcome
 from v2c_desktop.core.domain.speech import SpeechModelInfo
 from v2c_desktop.core.domain.videos import Collection, VideoRecord, VideoSummary
@@ -23,6 +24,7 @@ from ...bridge import JobRunner
 from ...dialogs import ask_text, confirm
 from ...speech_words import transcript_origin
 from .add_dialog import AddDialog, pick_files, pick_folder
+from .caption_track_dialog import CaptionTrackDialog
 from .collections_sidebar import ALL, CollectionsSidebar
 from .import_panel import ImportPanel, short_source
 from .retranscribe_dialog import RetranscribeDialog
@@ -35,6 +37,7 @@ if TYPE_CHECKING:
 
 LABEL_CHARS = 48
 RETRANSCRIBE_CANCELLED = "Cancelled: the transcript was not changed"
+CAPTION_TRACK_CANCELLED = RETRANSCRIBE_CANCELLED  # the new track is saved only when read
 
 
 def sources_label(sources: list[str]) -> str:
@@ -111,6 +114,7 @@ class LibraryPane(QWidget):
         self.details.seek_requested.connect(self.seek_requested)
         self.table.retranscribe_requested.connect(self.ask_retranscribe)
         self.details.retranscribe_requested.connect(self.ask_retranscribe)
+        self.details.caption_track_requested.connect(self.ask_caption_track)
 
     # -- reading -----------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -312,6 +316,41 @@ class LibraryPane(QWidget):
         self._after_write()
         if self.details.video_id == video_id:
             self.show_video(video_id)
+
+    # -- another caption track ---------------------------------------------------------------
+    def ask_caption_track(self, video_id: str) -> str:
+        """ "Caption track…": read the tracks the video's site offers now, then ask."""
+        return self._runner.start(
+            lambda _p: self._api.caption_tracks(video_id),
+            label="List caption tracks",
+            interactive=True,
+            on_finished=self._open_caption_track,
+        )
+
+    def _open_caption_track(self, listing: CaptionTracks) -> None:
+        dialog = CaptionTrackDialog(listing, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.track_chosen.connect(
+            lambda choice: self.choose_caption_track(listing.video_id, choice, listing.title)
+        )
+        dialog.open()
+
+    def choose_caption_track(self, video_id: str, choice: CaptionChoice, title: str = "") -> str:
+        """Read the transcript from the track `choice` names, as a visible, cancellable job in
+        the imports list; the current transcript is replaced only once the new one is read
+        (the user chose the track, which confirms replacing a transcript of their own)."""
+        label = f"Caption track of {short_source(title or video_id, LABEL_CHARS)}: {choice.words()}"
+        job_id = self._runner.start(
+            lambda progress: self._api.choose_caption_track(
+                video_id, choice, replace_local=True, progress=progress
+            ),
+            label=label,
+            visible=True,
+            interactive=True,
+            on_finished=lambda _outcome: self._transcribed(video_id),
+        )
+        self.imports.track(job_id, label, cancelled_text=CAPTION_TRACK_CANCELLED)
+        return job_id
 
     # -- renaming ----------------------------------------------------------------------------
     def ask_rename_video(self, video_id: str) -> None:

@@ -18,7 +18,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from v2c_desktop.core.domain.captions import CaptionChoice
 from v2c_desktop.core.domain.videos import VideoRecord
+from v2c_desktop.core.errors import V2CError
 from v2c_desktop.core.ids import is_web
 from v2c_desktop.core.timecode import clock
 
@@ -37,10 +39,13 @@ class VideoDetails(QWidget):
     Signals:
         seek_requested(video_id, seconds): a chapter or a transcript timestamp was clicked.
         retranscribe_requested(video_id): "Re-transcribe…" was clicked (a local video only).
+        caption_track_requested(video_id): "Caption track…" was clicked (a web video whose
+            site offers several caption tracks).
     """
 
     seek_requested = Signal(str, float)
     retranscribe_requested = Signal(str)
+    caption_track_requested = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -76,12 +81,22 @@ class VideoDetails(QWidget):
             "you choose; its transcript is replaced only when that is done"
         )
         self.retranscribe.clicked.connect(self._ask_retranscribe)
+        self.caption_track = QToolButton()
+        self.caption_track.setObjectName("videoCaptionTrack")
+        self.caption_track.setText("Caption track…")
+        self.caption_track.setAutoRaise(True)
+        self.caption_track.setToolTip(
+            "Read the transcript from another of the caption tracks the video's site offers "
+            "(another language, the creator's or speech recognition, a machine translation)"
+        )
+        self.caption_track.clicked.connect(self._ask_caption_track)
         link_row = QHBoxLayout()
         link_row.setContentsMargins(0, 0, 0, 0)
         link_row.addWidget(self.link, 1)
         link_row.addWidget(self.open_link)
         link_row.addWidget(self.find_button)
         link_row.addWidget(self.retranscribe)
+        link_row.addWidget(self.caption_track)
         self.chapters = QListWidget()
         self.chapters.setObjectName("chapters")
         self.chapters.setTextElideMode(Qt.TextElideMode.ElideRight)
@@ -126,6 +141,7 @@ class VideoDetails(QWidget):
         self.open_link.hide()
         self.find_button.hide()
         self.retranscribe.hide()
+        self.caption_track.hide()
         self.chapters.clear()
         self.chapters.hide()
         self.find_bar.hide()
@@ -140,6 +156,7 @@ class VideoDetails(QWidget):
         self.link.set_full_text(video.url or video.source_path)
         self.open_link.setVisible(is_web(video.url))
         self.retranscribe.setVisible(can_transcribe(video.source_path))
+        self.caption_track.setVisible(offers_caption_tracks(record))
         self.chapters.clear()
         for chapter in record.chapters:
             item = QListWidgetItem(f"[{clock(chapter.start)}]  {chapter.title}")
@@ -170,9 +187,23 @@ class VideoDetails(QWidget):
         if self.record is not None:
             self.retranscribe_requested.emit(self.record.video.id)
 
+    def _ask_caption_track(self) -> None:
+        if self.record is not None:
+            self.caption_track_requested.emit(self.record.video.id)
+
     def _open_page(self) -> None:
         if self.record is not None and is_web(self.record.video.url):
             QDesktopServices.openUrl(QUrl(self.record.video.url))
+
+
+def offers_caption_tracks(record: VideoRecord) -> bool:
+    """A web video whose site offered several caption tracks when it was imported, or whose
+    import did not count them (an older one, a local archive of it): "Caption track…" can
+    offer the others. A file has no site; a video with one track has nothing to choose."""
+    video, count = record.video, record.transcript.track_count
+    if video.platform == "file" or not is_web(video.url):
+        return False
+    return count is None or count > 1
 
 
 def _facts(record: VideoRecord) -> str:
@@ -195,4 +226,17 @@ def _facts_tip(record: VideoRecord) -> str:
     if transcript.producer:
         made = "transcribed on this computer by" if transcript.origin == "stt" else "from"
         tip += f"\nTranscript: {origin}, {made} {transcript.producer}"
+    if transcript.track:
+        name = f" “{transcript.track_name}”" if transcript.track_name else ""
+        count = transcript.track_count
+        of = f", one of {count} tracks" if count and count > 1 else ""
+        tip += f"\nCaption track{name}: {track_words(transcript.track)}{of}"
     return tip
+
+
+def track_words(key: str) -> str:
+    """A recorded track key in words: "auto captions (en), translated into de"."""
+    try:
+        return CaptionChoice.parse(key).words()
+    except V2CError:
+        return key
