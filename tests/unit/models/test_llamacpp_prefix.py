@@ -110,7 +110,7 @@ def test_a_new_process_restores_the_source_block_from_disk(tmp_path: Path) -> No
 
     cold = asyncio.run(ask("When does the ferry leave?"))
     assert cold.usage.restored_tokens == 0
-    assert len(PrefixCache(cache).files()) == 1
+    assert len(PrefixCache(cache).files()) == 2  # the source block, and the turn after it
     warm = asyncio.run(ask("How long is the crossing?"))  # same sources, another question
     assert warm.usage.restored_tokens > 300
     assert warm.usage.prompt_tokens - warm.usage.cached_tokens < 40, warm.usage
@@ -129,12 +129,37 @@ def test_changed_sources_never_restore_stale_state_and_the_cache_is_bounded(
             await llm.aclose()
 
     asyncio.run(ask(sources(), 1 << 30))
+    before = set(PrefixCache(cache).files())
     size = PrefixCache(cache).size()
     # a re-imported transcript that changed: other tokens, so nothing is restored
     changed = asyncio.run(ask(sources("The ferry now leaves at ten."), size + size // 2))
     assert changed.usage.restored_tokens == 0 and changed.usage.cached_tokens == 0
     left = PrefixCache(cache)
-    assert len(left.files()) == 1 and left.size() <= size + size // 2  # the older one went
+    assert left.size() <= size + size // 2 and not before <= set(left.files())  # older went
+
+
+def test_a_follow_up_after_a_restart_reads_only_its_new_question(tmp_path: Path) -> None:
+    """A stable chat's last turn (prompt and answer) is saved after the answer: the next
+    question, in a new process, restores all of it; one saved turn per chat is kept."""
+    cache = tmp_path / "cache"
+
+    async def ask(question: str, history: list[ChatMessage]) -> tuple[str, ChatDone]:
+        llm = model(cache)  # a new process each time
+        try:
+            return await answer(llm, turn(question, sources(), history), max_tokens=24)
+        finally:
+            await llm.aclose()
+
+    text, first = asyncio.run(ask("When does the ferry leave?", []))
+    files = set(PrefixCache(cache).files())
+    assert len(files) == 2  # the source block, and the turn after its answer
+    history = [ChatMessage("user", "When does the ferry leave?"), ChatMessage("assistant", text)]
+    _, second = asyncio.run(ask("And what does it cost?", history))
+    assert second.usage.restored_tokens > first.usage.prompt_tokens, second.usage
+    evaluated = second.usage.prompt_tokens - second.usage.cached_tokens
+    assert evaluated < 40, second.usage  # the new question and the template around it
+    left = set(PrefixCache(cache).files())
+    assert len(left) == 2 and len(left - files) == 1  # the old turn gave way to the new one
 
 
 def test_new_sources_after_a_restart_evaluate_only_themselves_not_the_rules(
@@ -153,12 +178,13 @@ def test_new_sources_after_a_restart_evaluate_only_themselves_not_the_rules(
 
     first = asyncio.run(ask(sources()))
     assert first.usage.restored_tokens == 0 and first.usage.cached_tokens == 0
-    assert len(PrefixCache(cache).files()) == 2  # the rules, and the rules with the sources
+    # the rules, the rules with the sources, and the turn after the answer
+    assert len(PrefixCache(cache).files()) == 3
     other = asyncio.run(ask(sources("The ferry now leaves at ten.")))
     rules = other.usage.restored_tokens
     assert 100 < rules < first.usage.prompt_tokens / 2, other.usage  # the rules alone
     assert other.usage.cached_tokens == rules
-    assert len(PrefixCache(cache).files()) == 3
+    assert len(PrefixCache(cache).files()) == 5  # its own block and turn besides
 
 
 def test_a_looping_generation_is_stopped_and_says_why(tmp_path: Path) -> None:

@@ -47,8 +47,8 @@ T = TypeVar("T")
 EXTRACTIVE_BUDGET = 12_000
 EXTRACTIVE_SOURCES = 3_000
 FOCUS_POOL = 3_000
-FOCUS_CACHE = 32
 """The passages a local model's excerpts are chosen from (as an extractive answer's)."""
+FOCUS_CACHE = 32
 MAX_SOURCE_TOKENS = 32_000
 LOCAL_SOURCE_TOKENS = 2_500
 LOCAL_MIN_SOURCE_TOKENS = 300

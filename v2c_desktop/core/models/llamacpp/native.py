@@ -10,10 +10,12 @@ token.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import llama_cpp
@@ -67,6 +69,7 @@ class Generation:
     sampled: int = 0
     cached_tokens: int = 0
     restored_tokens: int = 0
+    restored_turn: Path | None = None  # a saved last turn this one continues
 
     def post(self, item: ChatDelta | ChatDone | Failed) -> None:
         """Hand an event to the loop; if the loop is gone, stop generating for nobody."""
@@ -132,6 +135,12 @@ class GuardedLlama(Llama):
         head = self._block_end(tokens, request.options.keep_first)
         held = skipped = self.longest_token_prefix(self._input_ids.tolist(), tokens)
         cache = self.prefix_cache
+        if cache is not None and end:
+            # a chat's saved last turn (its context after the answer), as after a restart
+            turn = cache.longest(self.cache_identity, tokens, max(held, end))
+            if turn and cache.load(self, self.cache_identity, tokens[:turn]):
+                request.restored_tokens = held = skipped = turn
+                request.restored_turn = cache.path(self.cache_identity, tokens[:turn])
         if cache is not None:
             for block_end in (end, head if head < len(tokens) else 0):
                 if (
@@ -149,6 +158,23 @@ class GuardedLlama(Llama):
                     held = block_end
         # llama.cpp always decodes the last prompt token again, for fresh logits
         request.cached_tokens = max(0, min(skipped, len(tokens) - 1))
+
+    def save_turn(self, request: Generation, finish: str) -> None:
+        """After a stable chat's answer: save the whole context (the prompt and the answer's
+        evaluated tokens) so its next question, even in another process, reads only what is
+        new; the turn it continued is removed (one saved turn per chat)."""
+        cache = self.prefix_cache
+        # not `request.stop`: the consumer sets it as soon as it has the answer
+        if cache is None or not request.options.keep_through or finish == "cancelled":
+            return
+        held = [int(t) for t in self._input_ids[: self.n_tokens]]
+        if len(held) <= request.prompt_tokens:
+            return
+        saved = cache.save(self, self.cache_identity, held)
+        old = request.restored_turn
+        if saved is not None and old is not None and old != saved:
+            with contextlib.suppress(OSError):
+                old.unlink()
 
     def _eval_prefix(self, block: list[int], live: int, request: Generation) -> None:
         """Evaluate `block` after its first `live` tokens (already in the context), a batch
@@ -278,4 +304,6 @@ def generate(host: NativeHost[GuardedLlama], request: Generation) -> ChatDone | 
     )
     done = ChatDone(request.model_id, usage, finish)
     request.post(done)
+    if options.seed is None:
+        llm.save_turn(request, finish)  # after the answer is out: nobody waits for it
     return done

@@ -3,12 +3,14 @@
 Prefilling a source block costs seconds on a CPU; restoring its KV state from a file costs
 milliseconds. A state is saved once, right after its prefix was evaluated, and restored when
 a later prompt (a follow-up after a restart, another question over the same sources) starts
-with exactly the same tokens. The file name is a hash of everything the state depends on:
-the model file (path, size, mtime), the context settings that shape the KV cache, this
-module's format version and the exact prefix tokens. The tokens include the transcripts'
-text, so a re-imported video whose transcript changed simply misses: stale state can never be
-restored, and no re-import hook is needed. The directory is bounded by total size; the least
-recently used files (mtime, refreshed on every hit) go first.
+with exactly the same tokens. A chat's last turn is saved too (the whole context after its
+answer), so a follow-up after a restart reads only its new question. The file name is a
+hash of everything the state depends on: the model file (path, size, mtime), the context
+settings that shape the KV cache, this module's format version and the exact prefix
+tokens. The tokens include the transcripts' text, so a re-imported video whose transcript
+changed simply misses: stale state can never be restored, and no re-import hook is
+needed. The directory is bounded by total size; the least recently used files (mtime,
+refreshed on every hit) go first.
 """
 
 from __future__ import annotations
@@ -46,6 +48,22 @@ class PrefixCache:
 
     def path(self, identity: str, tokens: Sequence[int]) -> Path:
         return self.directory / f"{self.key(identity, tokens)}{SUFFIX}"
+
+    def longest(self, identity: str, tokens: Sequence[int], floor: int) -> int:
+        """The length of the longest prefix of `tokens`, longer than `floor` and shorter
+        than the whole, that has a saved state (0: none). Every prefix's key is one step
+        of a running hash, so looking at all of them costs about a millisecond."""
+        saved = {p.name for p in self.files()}
+        if not saved:
+            return 0
+        digest = hashlib.sha256(f"v{FORMAT_VERSION}\n{identity}\n".encode())
+        data = np.asarray(tokens, dtype=np.int32).tobytes()
+        best = 0
+        for k in range(1, len(tokens)):
+            digest.update(data[4 * (k - 1) : 4 * k])
+            if k > floor and f"{digest.copy().hexdigest()[:40]}{SUFFIX}" in saved:
+                best = k
+        return best
 
     def load(self, llm: Llama, identity: str, tokens: Sequence[int]) -> bool:
         """Put the saved state of exactly `tokens` into `llm`'s context; False on a miss.
