@@ -52,3 +52,13 @@ def test_a_long_range_gains_nothing_from_holding_many_chunks() -> None:
     many = [chunk(i, 4 * i, 4 * i + 4, {"keyword": 5 + i}) for i in range(3)]
     (merged,) = merge_ranges(many, rescore=lambda ranks: fused_score(ranks, SETTINGS))
     assert merged.score == 1 / 65  # its best keyword rank, counted once
+
+
+def test_a_tie_goes_to_the_words_whatever_the_import_order() -> None:
+    """While videos are being embedded, the passage that holds the query's words (keyword
+    rank 1, no vector yet) ties with a vector-only neighbour (vector rank 1): it comes first
+    even when the neighbour was imported first (a lower chunk id)."""
+    from v2c_desktop.core.search.fusion import FusionSettings, rrf
+
+    fused = rrf({"vector": [3], "keyword": [7]}, FusionSettings())
+    assert [f.chunk_id for f in fused] == [7, 3]

@@ -28,7 +28,10 @@ def fused_score(ranks: Mapping[str, int], settings: FusionSettings) -> float:
 def rrf(rankings: Mapping[str, Sequence[int]], settings: FusionSettings) -> list[Fused]:
     """`score = sum over sides of weight / (k + rank)`, ranks from 1; best first.
 
-    Ties keep a stable order (by best rank, then chunk id) so results do not flicker.
+    Ties keep a stable order (by best rank, then the words before the meaning, then chunk
+    id) so results do not flicker. The words win a tie because a tie is mostly one side's
+    first against the other's first: while videos are still being embedded, the passage
+    that holds the query's words must not lose to a vector-only neighbour by import order.
     """
     fused: dict[int, Fused] = {}
     for side, ids in rankings.items():
@@ -37,4 +40,7 @@ def rrf(rankings: Mapping[str, Sequence[int]], settings: FusionSettings) -> list
             entry = fused.setdefault(chunk_id, Fused(chunk_id, 0.0, {}))
             entry.score += weight / (settings.k + rank)
             entry.ranks[side] = rank
-    return sorted(fused.values(), key=lambda f: (-f.score, min(f.ranks.values()), f.chunk_id))
+    return sorted(
+        fused.values(),
+        key=lambda f: (-f.score, min(f.ranks.values()), "keyword" not in f.ranks, f.chunk_id),
+    )

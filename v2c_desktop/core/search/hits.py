@@ -104,7 +104,17 @@ def merge_ranges(
     if rescore is not None:
         for each in merged:
             each.score = rescore(each.ranks)
-    return sorted(merged, key=lambda m: (-m.score, min(m.ranks.values()), m.video_id, m.start))
+    # a tie goes to the words, as in `fusion.rrf`
+    return sorted(
+        merged,
+        key=lambda m: (
+            -m.score,
+            min(m.ranks.values()),
+            "keyword" not in m.ranks,
+            m.video_id,
+            m.start,
+        ),
+    )
 
 
 def range_text(segments: Iterable[Segment]) -> str:
