@@ -41,6 +41,7 @@ MAY_IMPORT = {
     "research_videos",
     "get_skip_segments",
     "get_key_moments",
+    "open_transcript_viewer",
 }
 
 

@@ -65,6 +65,7 @@ TOOLS = {
     "digest_videos",
     "verify_quotes",
     "get_key_moments",
+    "open_transcript_viewer",
 }
 STRUCTURED = {
     "list_formats",
@@ -79,6 +80,7 @@ STRUCTURED = {
     "digest_videos",
     "verify_quotes",
     "get_key_moments",
+    "open_transcript_viewer",
 }
 WRITES = {
     "create_collection",
@@ -101,6 +103,7 @@ WRITES = {
     "digest_videos",
     "verify_quotes",
     "get_key_moments",
+    "open_transcript_viewer",
 }
 #: writes that replace what the library holds (a video's transcript): destructive
 REPLACES = {"choose_caption_track"}

@@ -413,3 +413,33 @@ class KeyMomentsOut(BaseModel):
     dropped: int = Field(description="the model's moments left out by verification")
     note: str = Field(description="why they are extractive, or what was dropped")
     cached: bool
+
+
+class ViewerChapterOut(BaseModel):
+    title: str
+    start: float = Field(description="seconds from the start")
+    time: str = Field(description="[m:ss]")
+    url: str | None = Field(default=None, description="timestamp URL of the chapter start")
+
+
+class ViewerSegmentOut(BaseModel):
+    start: float
+    end: float
+    time: str = Field(description="[m:ss] of the start")
+    url: str | None = Field(default=None, description="timestamp URL of the line")
+    text: str
+
+
+class TranscriptViewOut(BaseModel):
+    videoId: str
+    title: str
+    channel: str | None = None
+    url: str | None = None
+    duration: str = Field(description="m:ss or h:mm:ss")
+    durationSec: float
+    origin: str
+    chapters: list[ViewerChapterOut]
+    segments: list[ViewerSegmentOut]
+    totalSegments: int
+    truncated: bool = Field(description="true when only the first segments are given")
+    viewer: str = Field(description="the MCP Apps UI resource that shows this result")

@@ -49,6 +49,7 @@ from .tools import (
     search,
     sponsor,
     transcripts,
+    viewer,
 )
 
 log = logging.getLogger(__name__)
@@ -85,6 +86,7 @@ REGISTRATIONS: tuple[Registration, ...] = (
     duplicates.register,
     research.register,
     moments.register,
+    viewer.register,
     captions.register,
     sponsor.register,
     digest.register,

@@ -68,14 +68,19 @@ def add_tool(
     description: str,
     annotations: ToolAnnotations,
     aliases: Mapping[str, str] | None = None,
+    meta: dict[str, Any] | None = None,
 ) -> None:
-    """Register `fn` as the tool `name` (snake_case, final once published)."""
+    """Register `fn` as the tool `name` (snake_case, final once published).
+
+    `meta` is the tool definition's `_meta` (an MCP Apps view: `{"ui": {"resourceUri": ...}}`).
+    """
     server.add_tool(
         guarded(fn, aliases),
         name=name,
         title=annotations.title,
         description=description,
         annotations=annotations,
+        meta=meta,
     )
 
 
