@@ -32,3 +32,8 @@ def strip_controls(text: str) -> str:
     if not _CONTROL.search(text):
         return text
     return _CONTROL.sub("", _ESCAPE.sub("", text))
+
+
+def counted(n: int, word: str) -> str:
+    """`n` and a regular English noun, plural unless one: "1 piece", "3 pieces"."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"

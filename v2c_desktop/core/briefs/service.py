@@ -19,6 +19,7 @@ from ..errors import V2CError, bad_request
 from ..library import Library
 from ..models.registry import ModelRegistry
 from ..models.types import ChatModel, EmbeddingModel
+from ..plain_text import counted
 from ..search.engine import SearchEngine
 from ..search.request import SearchRequest
 from ..store import LibraryStore
@@ -177,8 +178,8 @@ class BriefService:
         made = "point is" if shared == 1 else "points are"
         result.bottom_line = (
             f"No chat model wrote this ({why}). These are the passages that best match the "
-            f"question in {_count(len(sources), 'video')}, grouped into "
-            f"{_count(len(topics), 'topic')}; {shared} {made} made in two or more videos."
+            f"question in {counted(len(sources), 'video')}, grouped into "
+            f"{counted(len(topics), 'topic')}; {shared} {made} made in two or more videos."
         )
         if spec.name != "brief":
             result.notes.append(
@@ -252,10 +253,6 @@ def _spec(request: BriefRequest) -> Spec:
         check_schema(request.schema)
         return Spec(None, request.schema)
     return Spec(template(request.template))
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _ms(since: float) -> float:

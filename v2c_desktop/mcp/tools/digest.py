@@ -33,6 +33,7 @@ from v2c_desktop.core.briefs.events import BriefCitation, BriefStep
 from v2c_desktop.core.briefs.render import markdown
 from v2c_desktop.core.errors import V2CError, bad_request
 from v2c_desktop.core.ids import timestamp_url
+from v2c_desktop.core.plain_text import counted
 from v2c_desktop.core.timecode import clock
 
 from ..deps import Deps
@@ -390,14 +391,14 @@ def plan_instructions(plan: DigestPlan, question: str, why: str) -> str:
     """How to write the digest by hand from the plan, one step a line."""
     copies = sum(len(v.source.copies) for v in plan.videos)
     merged = (
-        f" {_count(copies, 're-upload')} left out (under `copies`): each is read once, as its "
+        f" {counted(copies, 're-upload')} left out (under `copies`): each is read once, as its "
         "original."
         if copies
         else ""
     )
     steps = [
         f"No digest was written for you ({why}), so write it yourself. Question: {question}",
-        f"1. Read the {_count(plan.pieces, 'piece')} of the {_count(len(plan.videos), 'video')} "
+        f"1. Read the {counted(plan.pieces, 'piece')} of the {counted(len(plan.videos), 'video')} "
         f"in order (about {plan.tokens} tokens in all, at most {plan.piece_tokens} each): call "
         "each piece's `read` (get_section with its url, from and to) and work through one "
         f"piece at a time.{merged}",
@@ -412,7 +413,3 @@ def plan_instructions(plan: DigestPlan, question: str, why: str) -> str:
         "that fails.",
     ]
     return "\n".join(steps)
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
