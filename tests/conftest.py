@@ -61,6 +61,13 @@ def corpus_path(relative: str) -> Path:
     return path
 
 
+def first_cues(source: Path, count: int, target: Path) -> Path:
+    """The first `count` cues of a real SRT file: a transcript small enough for one call."""
+    blocks = source.read_text(encoding="utf-8").strip().split("\n\n")[:count]
+    target.write_text("\n\n".join(blocks) + "\n", encoding="utf-8")
+    return target
+
+
 @pytest.fixture(autouse=True)
 def _private_home(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch

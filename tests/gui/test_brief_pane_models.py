@@ -16,13 +16,12 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from tests.conftest import corpus_path
+from tests.conftest import corpus_path, first_cues
 from tests.gui.brief_helpers import ask, citation_links, click_citation, make_collection
 from tests.gui.brief_helpers import open_briefs as open_pane
 from tests.gui.chat_helpers import HOMUNCULUS, SMOLLM2
 from tests.gui.conftest import wait_for
 from tests.gui.test_chat_pane import seeks_player_to
-from tests.integration.test_briefs_end_to_end import first_cues
 from v2c_desktop.core.api import CoreAPI
 from v2c_desktop.core.briefs.verify import TranscriptIndex, verify_quote
 from v2c_desktop.core.models.llamacpp import smollm2_test_model_path

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import corpus_path
+from tests.conftest import corpus_path, first_cues
 from tests.support.openai_server import CHAT, OpenAITestServer, RecordedRequest, Reply
 from tests.unit.briefs.scripted import BriefWriter
 from tests.unit.briefs.test_pipeline import FORGET, MAKE, QUESTION, build, folder
@@ -63,13 +63,6 @@ def assert_every_citation_verifies(brief: Brief, transcripts: dict[str, Transcri
     quotes = {c.quote.strip() for c in shown}
     for quoted in re.findall(r"“([^”]*)”", markdown(brief)):
         assert quoted.replace("\\", "").strip() in quotes, quoted
-
-
-def first_cues(source: Path, count: int, target: Path) -> Path:
-    """The first `count` cues of a real SRT file: a transcript small enough for one call."""
-    blocks = source.read_text(encoding="utf-8").strip().split("\n\n")[:count]
-    target.write_text("\n\n".join(blocks) + "\n", encoding="utf-8")
-    return target
 
 
 @pytest.mark.slow

@@ -83,7 +83,7 @@ def test_transcript_formats_sections_and_paging(
     # page through the whole transcript as JSON pages: each parses, together they hold all
     cursor, seen, pages = None, [], 0
     while True:
-        argv = [*lib, "transcript", vid, "--format", "json", "--max-tokens", "400"]
+        argv = [*lib, "transcript", vid, "--format", "json", "--max-tokens", "1200"]
         page = run_json(capsys, argv + (["--cursor", cursor] if cursor else []))
         seen.extend(s["text"] for s in json.loads(page["content"])["segments"])
         pages += 1

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import corpus_path
-from tests.integration.test_briefs_end_to_end import HOMUNCULUS, SMOLLM2, first_cues
+from tests.conftest import corpus_path, first_cues
+from tests.integration.test_briefs_end_to_end import HOMUNCULUS, SMOLLM2
 from tests.unit.owner.toys import run
 from v2c_desktop.core.api import CoreAPI
 from v2c_desktop.core.models.llamacpp import smollm2_test_model_path
