@@ -2,7 +2,8 @@
 
 A port in use is shown with its hint; Start shows the URL the server really answers at;
 Create token shows a new token once (the settings keep only its hash) and the running server
-accepts it at once; the server outlives the dialog and stops when the app quits.
+accepts it at once; Revoke removes one and the running server refuses it at once; the
+server outlives the dialog and stops when the app quits.
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ def test_start_shows_the_url_and_create_token_shows_it_once(
     dialog = _dialog(qtbot, server)
     box = dialog.http
     assert box.toggle.text() == "Start" and box.url.text() == ""
-    assert "No tokens yet" in box.tokens.text()
+    assert "No tokens yet" in box.tokens.text() and not box.revoke_button.isEnabled()
     assert not box.copy_url.isEnabled() and not box.copy_token.isEnabled()  # nothing yet
     with socket.socket() as taken:  # another program has the port: said, with a hint
         taken.bind(("127.0.0.1", 0))
@@ -115,6 +116,15 @@ def test_start_shows_the_url_and_create_token_shows_it_once(
     assert again.http.url.text() == url and again.http.toggle.text() == "Stop"
     assert again.http.token.text() == ""  # a token is never shown again
     assert "web-client, app-1" in again.http.tokens.text()
+
+    assert again.http.revoke_choice.findText("web-client") >= 0  # revoke it: refused at once
+    again.http.revoke_choice.setCurrentText("web-client")
+    again.http.revoke_button.click()
+    assert "web-client revoked" in again.http.token_note.text()
+    assert [t.name for t in load_settings().mcp_http.tokens] == ["app-1"]
+    assert again.http.tokens.text() == "Tokens: app-1"
+    assert _initialize(url, secret).status_code == 401
+    assert [again.http.revoke_choice.itemText(0)] == ["app-1"]
 
     process: Any = server._process
     closing = qloop.create_task(server.aclose())  # what the window does when the app quits

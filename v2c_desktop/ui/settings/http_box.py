@@ -1,10 +1,11 @@
 """The "Local HTTP server" part of the MCP settings: start and stop `v2c mcp --http` on a
-port, show its URL to copy, and make a token, shown once with a Copy button.
+port, show its URL to copy, make a token (shown once, with a Copy button) and revoke one.
 
 The server itself belongs to the window (`ui/http_server.py`), so it goes on running when
 the dialog closes and stops when the app quits. A token is saved at once (as a hash, in
 the settings file) and a running server accepts it from its next request; it is shown only
-in this box, until the dialog closes.
+in this box, until the dialog closes. Revoking removes it from the settings file the same
+way: the running server refuses it from its next request.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
+    QComboBox,
     QGroupBox,
     QHBoxLayout,
     QLabel,
@@ -24,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from v2c_desktop.core.errors import V2CError
-from v2c_desktop.core.mcp_tokens import add_token, list_tokens, next_name
+from v2c_desktop.core.mcp_tokens import add_token, list_tokens, next_name, revoke_token
 
 from ..http_server import FAILED, RUNNING, STARTING, STOPPED, HttpServer
 
@@ -113,6 +115,19 @@ class HttpServerBox(QGroupBox):
         self.tokens = QLabel()
         self.tokens.setObjectName("mcpHttpTokens")
         self.tokens.setWordWrap(True)
+        self.revoke_choice = QComboBox()
+        self.revoke_choice.setObjectName("mcpHttpRevokeChoice")
+        self.revoke_choice.setToolTip("The token to revoke")
+        self.revoke_button = QPushButton("Revoke")
+        self.revoke_button.setObjectName("mcpHttpRevoke")
+        self.revoke_button.setToolTip(
+            "Clients using this token are refused from their next request"
+        )
+        self.revoke_button.clicked.connect(self.revoke_token)
+        revoke_row = QHBoxLayout()
+        revoke_row.addWidget(self.tokens, 1)
+        revoke_row.addWidget(self.revoke_choice)
+        revoke_row.addWidget(self.revoke_button)
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
         layout.addLayout(controls)
@@ -120,7 +135,7 @@ class HttpServerBox(QGroupBox):
         layout.addLayout(name_row)
         layout.addLayout(token_row)
         layout.addWidget(self.token_note)
-        layout.addWidget(self.tokens)
+        layout.addLayout(revoke_row)
         if server is not None:
             server.changed.connect(self.show_state)
         self.show_state()
@@ -167,14 +182,31 @@ class HttpServerBox(QGroupBox):
         self.token_note.setText(f"Token {record.name}. {ONCE}")
         self.show_tokens()
 
+    def revoke_token(self) -> None:
+        name = self.revoke_choice.currentText()
+        if not name:
+            return
+        try:
+            revoke_token(name, self._settings_path)
+        except V2CError as error:
+            self.token_note.setText(f"{error.message}. {error.hint_for('app')}")
+        else:
+            self.token_note.setText(f"Token {name} revoked: clients using it are now refused.")
+        self.show_tokens()
+
     def show_tokens(self) -> None:
         try:
             names = [token.name for token in list_tokens(self._settings_path)]
         except V2CError as error:
+            names = []
             self.tokens.setText(error.message)
-            return
-        self.tokens.setText(
-            f"Tokens: {', '.join(names)} (revoke one with `v2c mcp token revoke NAME`)"
-            if names
-            else "No tokens yet: every request is refused until you create one."
-        )
+        else:
+            self.tokens.setText(
+                f"Tokens: {', '.join(names)}"
+                if names
+                else "No tokens yet: every request is refused until you create one."
+            )
+        self.revoke_choice.clear()
+        self.revoke_choice.addItems(names)
+        self.revoke_choice.setEnabled(bool(names))
+        self.revoke_button.setEnabled(bool(names))
