@@ -47,10 +47,44 @@ class EvalUnavailable(RuntimeError):
 
 
 def default_embedder() -> Any:
-    """The local ONNX embedder the desktop app uses (no network)."""
+    """The local ONNX embedder the desktop app uses (no network), remembering its vectors
+    for this process (`RememberingEmbedder`)."""
     from v2c_desktop.core.models.onnx.embedder import OnnxEmbedder
 
-    return OnnxEmbedder()
+    return RememberingEmbedder(OnnxEmbedder())
+
+
+#: text -> vector, per embedding model id, for the life of the process.
+_REMEMBERED: dict[str, dict[str, Any]] = {}
+
+
+class RememberingEmbedder:
+    """The real embedder, asked only for texts this process has not embedded yet.
+
+    The search, ask and brief evals index the same corpus transcripts, cut the same way, in
+    one test session; a vector does not depend on its batch (issue 11), so a remembered row
+    is the row the model would give again, and each eval after the first skips re-embedding
+    them. Index timings of a later run in the same process are then not the model's speed:
+    `run_eval.py` as a script (one run per process) measures that.
+    """
+
+    def __init__(self, inner: Any) -> None:
+        self.inner, self.info = inner, inner.info
+        self._memo = _REMEMBERED.setdefault(inner.info.id, {})
+
+    async def embed(self, texts: Sequence[str]) -> Any:
+        import numpy as np
+
+        missing = list(dict.fromkeys(t for t in texts if t not in self._memo))
+        if missing:
+            vectors = await self.inner.embed(missing)
+            self._memo.update(zip(missing, vectors, strict=True))
+        if not texts:
+            return await self.inner.embed(texts)
+        return np.stack([self._memo[t] for t in texts]).astype(np.float32)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
 
 
 class NoisyEmbedder:
