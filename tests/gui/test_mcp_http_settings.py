@@ -125,6 +125,11 @@ def test_start_shows_the_url_and_create_token_shows_it_once(
     assert again.http.tokens.text() == "Tokens: app-1"
     assert _initialize(url, secret).status_code == 401
     assert [again.http.revoke_choice.itemText(0)] == ["app-1"]
+    box.revoke_choice.setCurrentText("app-1")  # the token on show, revoked: no longer shown
+    assert box.token.text() != ""
+    box.revoke_button.click()
+    assert box.token.text() == "" and "No tokens yet" in box.tokens.text()
+    assert not box.revoke_button.isEnabled()
 
     process: Any = server._process
     closing = qloop.create_task(server.aclose())  # what the window does when the app quits

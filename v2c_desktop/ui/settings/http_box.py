@@ -76,6 +76,7 @@ class HttpServerBox(QGroupBox):
         self.setObjectName("mcpHttp")
         self.server = server
         self._settings_path = settings_path
+        self._shown: str | None = None  # the name of the token on show, if one is
         intro = QLabel(INTRO)
         intro.setWordWrap(True)
         self.port = QSpinBox()
@@ -178,6 +179,7 @@ class HttpServerBox(QGroupBox):
             self.token_note.setText(f"{error.message}. {error.hint_for('app')}")
             return
         self.token_name.clear()
+        self._shown = record.name
         self.token.setText(secret)
         self.token_note.setText(f"Token {record.name}. {ONCE}")
         self.show_tokens()
@@ -191,6 +193,8 @@ class HttpServerBox(QGroupBox):
         except V2CError as error:
             self.token_note.setText(f"{error.message}. {error.hint_for('app')}")
         else:
+            if name == self._shown:  # the token on show no longer works: stop offering it
+                self.token.clear()
             self.token_note.setText(f"Token {name} revoked: clients using it are now refused.")
         self.show_tokens()
 
