@@ -14,16 +14,17 @@ import json
 import os
 import sys
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, TypeVar
 
+import pytest
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.client.session import ElicitationFnT, ListRootsFnT, SamplingFnT
 from mcp.types import CallToolResult, Implementation, TextContent
 
-from tests.conftest import REPO, child_env
+from tests.conftest import REPO, child_env, corpus_path
 from v2c_desktop.core.services import Services
 
 T = TypeVar("T")
@@ -209,3 +210,29 @@ class McpProcess:
             self._holder.result(timeout=30)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=10)
+
+
+@contextlib.contextmanager
+def crashcourse_server(base: Path, name: str) -> Iterator[McpProcess]:
+    """An MCP server over a library of one CrashCourse talk (`name`: its file stem), its
+    captions and info JSON copied from the corpus into `base`; checks stdout stayed clean."""
+    from tests.unit.owner.toys import remove_dir, short_dir
+
+    folder = base / "videos"
+    folder.mkdir()
+    for suffix in (".en.srt", ".info.json"):
+        source = corpus_path(f"transcripts/crashcourse-psychology/{name}{suffix}")
+        (folder / source.name).write_bytes(source.read_bytes())
+    runtime = short_dir()  # the library owner's socket path must stay short
+    library, home = base / "library.duckdb", base / "home"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("V2C_HOME", str(home))
+        build_library(library, [str(folder)])
+    allow_agents(home, [folder])
+    process = McpProcess(library, server_env(home, runtime))
+    try:
+        yield process
+    finally:
+        process.close()
+        remove_dir(runtime)
+    assert not process.junk, f"non-protocol output on stdout: {process.junk}"

@@ -14,16 +14,12 @@ from collections.abc import Iterator
 import pytest
 from mcp.types import TextResourceContents
 
-from tests.conftest import corpus_path
 from tests.mcp.harness import (
     McpProcess,
-    allow_agents,
-    build_library,
+    crashcourse_server,
     error_of,
-    server_env,
     text_of,
 )
-from tests.unit.owner.toys import remove_dir, short_dir
 from v2c_desktop.core.domain.videos import Segment, Transcript, Video, VideoRecord
 from v2c_desktop.mcp.tools.viewer import MAX_SEGMENTS, fallback_text, transcript_view
 
@@ -36,23 +32,8 @@ VIEWER = "ui://v2c/transcript-viewer.html"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[McpProcess]:
-    base = tmp_path_factory.mktemp("viewer")
-    folder = base / "videos"
-    folder.mkdir()
-    for suffix in (".en.srt", ".info.json"):
-        source = corpus_path(f"transcripts/crashcourse-psychology/{NAME}{suffix}")
-        (folder / source.name).write_bytes(source.read_bytes())
-    runtime = short_dir()
-    library, home = base / "library.duckdb", base / "home"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("V2C_HOME", str(home))
-        build_library(library, [str(folder)])
-    allow_agents(home, [folder])
-    process = McpProcess(library, server_env(home, runtime))
-    yield process
-    process.close()
-    remove_dir(runtime)
-    assert not process.junk, f"non-protocol output on stdout: {process.junk}"
+    with crashcourse_server(tmp_path_factory.mktemp("viewer"), NAME) as process:
+        yield process
 
 
 def test_the_tool_is_listed_with_its_view_schema_and_hints(server: McpProcess) -> None:
