@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import network_guard
+from tests.support import network_guard, qt_messages
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("V2C_SHARED", REPO.parent / "shared"))
@@ -45,6 +45,7 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["PYTHONPATH"] = os.pathsep.join(
         [str(GUARDED_PYTHON), str(REPO), *([inherited] if inherited else [])]
     )
+    qt_messages.keep_installed()  # before pytest-qt's first capture handler
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
