@@ -70,7 +70,10 @@ def test_run_owns_the_library_shows_the_window_and_closes_cleanly(
     seen: dict[str, str] = {}
 
     def close_when_ready() -> None:
-        windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)]
+        # the shown one: a closed window of an earlier test may not be deleted yet
+        windows = [
+            w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()
+        ]
         if windows and ready_file.exists():
             window = windows[0]
             seen["status"] = window.status.library.full_text()
