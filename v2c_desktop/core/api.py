@@ -19,6 +19,7 @@ from .domain.captions import CaptionChoice, CaptionTracks
 from .domain.changes import Change
 from .domain.chats import ChatRecord
 from .domain.duplicates import DuplicateGroup
+from .domain.follow import FollowState, RefreshResult
 from .domain.imports import BatchResult, ImportOutcome, ItemListing
 from .domain.models import DetectedServerInfo, InstalledModelInfo, ModelList, ModelTest
 from .domain.skips import SkipSegments
@@ -27,6 +28,7 @@ from .domain.status import LibraryStatus
 from .domain.videos import Collection, CollectionItem, VideoRecord, VideoSummary
 from .errors import not_found
 from .export.events import ExportReport, ExportRequest
+from .follow import refresh as follow
 from .moments.events import KeyMoments
 from .progress import ProgressCallback, ignore_progress
 from .search.request import SearchRequest, SearchResult
@@ -195,6 +197,40 @@ class CoreAPI:
 
     async def delete_collection(self, collection: str) -> None:
         await self._s.library.delete_collection(collection)
+
+    # -- collections that follow their sources -------------------------------------------------
+    async def follow_state(self, collection: str) -> FollowState:
+        """The playlists, channels and feeds the collection follows, its schedule, its last
+        check and what that check could not import (`pending`)."""
+        return await follow.follow_state(self._s.library, collection)
+
+    async def refresh_collection(
+        self,
+        collection: str,
+        progress: ProgressCallback = ignore_progress,
+        agent: AgentSettings | None = None,
+    ) -> RefreshResult:
+        """Read the followed sources again and import the new uploads only."""
+        return await follow.refresh_collection(
+            self._s.library, collection, progress=progress, agent=agent
+        )
+
+    async def set_follow_schedule(self, collection: str, every_hours: float | None) -> FollowState:
+        """Check the collection every `every_hours` while the app runs; None: when asked."""
+        return await follow.set_schedule(self._s.library, collection, every_hours)
+
+    async def unfollow_sources(self, collection: str, sources: list[str]) -> FollowState:
+        """Stop following these sources (the videos they brought stay in the collection)."""
+        target = await self.get_collection(collection)
+        await self._s.library.run_store(self._s.library.store.unfollow_sources, target.id, sources)
+        return await self.follow_state(target.id)
+
+    async def refresh_due_collections(
+        self, progress: ProgressCallback = ignore_progress
+    ) -> list[RefreshResult]:
+        """Refresh the scheduled collections whose next check has come (the app calls this
+        while it runs)."""
+        return await follow.refresh_due(self._s.library, progress=progress)
 
     async def find_duplicates(
         self, video_ids: list[str] | None = None, collection: str | None = None

@@ -18,7 +18,13 @@ from .domain.videos import Collection, CollectionItem, Transcript, VideoRecord, 
 from .errors import V2CError, bad_request, not_found
 from .file_kinds import is_media
 from .ids import youtube_id_from_url
-from .importers.inputs import ExpandWeb, PlannedItem, plan_inputs, unexpected_failure
+from .importers.inputs import (
+    ExpandWeb,
+    PlannedItem,
+    is_web_url,
+    plan_inputs,
+    unexpected_failure,
+)
 from .importers.listing import list_items
 from .importers.local import LocalItem, chosen_subtitle, is_local_transcript
 from .importers.web.hosts import HostGuard
@@ -64,6 +70,21 @@ def _unused_subtitles(
         for path, _ in local.subtitles
         if path != chosen
     ]
+
+
+def followed_sources(items: list[PlannedItem]) -> list[str]:
+    """The web inputs that stood for several videos (a playlist, a channel, a feed): what a
+    collection filled from them follows. A single video is no source, even when its address
+    was rewritten (`youtu.be/X` read as `watch?v=X`)."""
+    followed: list[str] = []
+    for item in items:
+        source = item.source
+        if item.url is None or item.url == source or not is_web_url(source):
+            continue
+        if youtube_id_from_url(source) and "list=" not in source:
+            continue
+        followed.append(source)
+    return list(dict.fromkeys(followed))
 
 
 class Library:
@@ -113,6 +134,7 @@ class Library:
         transcribe: bool = True,  # speech-to-text for media without subtitles (core.stt)
         stt_model: str | None = None,
         transcribe_web: bool = False,
+        new_only: bool = False,
     ) -> BatchResult:
         """Import every input; each video is saved in its own transaction as soon as it is read.
 
@@ -125,6 +147,9 @@ class Library:
         `transcribe_web`: the user consents, for this call, that a web video without captions
         has its audio downloaded and transcribed (the `imports.transcribe_without_captions`
         setting consents for every call, and is the only consent an agent's import has).
+        `new_only`: a web page the library already holds (by its address) is skipped without
+        fetching it again, as a YouTube video always is (a followed source's refresh).
+        A playlist, channel or feed filled into a collection is followed by it from then on.
         """
         result = BatchResult()
 
@@ -145,6 +170,10 @@ class Library:
         if guard is not None:
             expand = _guarded_expand(expand, guard)
         items, failures = await plan_inputs(inputs, expand, progress)
+        if result.collection:
+            followed = followed_sources(items)
+            if followed:
+                await self.run_store(self.store.follow_sources, result.collection.id, followed)
         for failure in failures:
             settle(
                 ImportOutcome(
@@ -162,6 +191,7 @@ class Library:
                 replace_web=replace_web,
                 speech=SpeechOptions(transcribe, stt_model, web=transcribe_web and agent is None),
                 progress=progress,
+                new_only=new_only,
             )
             if result.collection and outcome.video_id and outcome.status != "failed":
                 await self.run_store(
@@ -191,9 +221,16 @@ class Library:
         replace_web: bool = False,
         speech: SpeechOptions | None = None,
         progress: ProgressCallback = ignore_progress,
+        new_only: bool = False,
     ) -> ImportOutcome:
         try:
             if item.url is not None:
+                if new_only and not refresh:
+                    saved_id = await self.run_store(self.store.video_id_for_url, item.url)
+                    if saved_id is not None:
+                        return ImportOutcome(
+                            item.url, "skipped", saved_id, reason="already in the library"
+                        )
                 known = youtube_id_from_url(item.url)
                 if (
                     known

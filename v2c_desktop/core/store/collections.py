@@ -13,6 +13,7 @@ import duckdb
 
 from ..domain.videos import Collection, CollectionItem
 from ..errors import V2CError, bad_request, not_found
+from . import follow as follow_table
 
 
 def slugify(name: str) -> str:
@@ -184,3 +185,4 @@ def delete(conn: duckdb.DuckDBPyConnection, collection_id: str) -> None:
     collection = get(conn, collection_id)
     conn.execute("DELETE FROM collection_videos WHERE collection_id = ?", [collection.id])
     conn.execute("DELETE FROM collections WHERE id = ?", [collection.id])
+    follow_table.forget(conn, collection.id)

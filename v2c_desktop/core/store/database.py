@@ -29,6 +29,7 @@ import weakref
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
+from datetime import datetime
 from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
@@ -39,6 +40,7 @@ import numpy.typing as npt
 
 from ..domain.changes import Action, Change, Subject
 from ..domain.chats import ChatMessageRecord, ChatRecord
+from ..domain.follow import FollowState
 from ..domain.skips import SkipSegment
 from ..domain.videos import Collection, CollectionItem, VideoRecord, VideoSummary
 from ..errors import V2CError
@@ -46,6 +48,7 @@ from ..library_lock import LibraryLock, library_in_use
 from . import briefs as brief_table
 from . import chats as chat_table
 from . import collections as collection_table
+from . import follow as follow_table
 from . import moments as moments_table
 from . import search_index
 from . import skip_segments as skip_table
@@ -307,6 +310,49 @@ class LibraryStore:
         with self._transaction() as conn:
             collection_table.delete(conn, collection_id)
         self._changed("collection", "removed", collection_id)
+
+    # -- followed sources -------------------------------------------------------------------
+    def follow_state(self, collection_id: str) -> FollowState:
+        with self._reading() as conn:
+            return follow_table.state(conn, collection_id)
+
+    def follow_sources(self, collection_id: str, sources: list[str]) -> list[str]:
+        """Follow these playlists, channels or feeds (the new ones are returned)."""
+        with self._transaction() as conn:
+            collection_table.get(conn, collection_id)
+            new = follow_table.follow(conn, collection_id, sources)
+        if new:
+            self._changed("collection", "updated", collection_id)
+        return new
+
+    def unfollow_sources(self, collection_id: str, sources: list[str]) -> None:
+        with self._transaction() as conn:
+            follow_table.unfollow(conn, collection_id, sources)
+        self._changed("collection", "updated", collection_id)
+
+    def set_follow_schedule(
+        self, collection_id: str, every_hours: float | None, now: datetime
+    ) -> None:
+        with self._transaction() as conn:
+            collection_table.get(conn, collection_id)
+            follow_table.set_schedule(conn, collection_id, every_hours, now)
+        self._changed("collection", "updated", collection_id)
+
+    def record_follow_check(
+        self, collection_id: str, checked_at: datetime, new: int, pending: list[tuple[str, str]]
+    ) -> None:
+        with self._transaction() as conn:
+            follow_table.record_check(conn, collection_id, checked_at, new, pending)
+        self._changed("collection", "updated", collection_id)
+
+    def collections_due(self, now: datetime) -> list[str]:
+        with self._reading() as conn:
+            return follow_table.due(conn, now)
+
+    def video_id_for_url(self, url: str) -> str | None:
+        """The saved video imported from exactly this page address, if any."""
+        with self._reading() as conn:
+            return video_table.id_for_url(conn, url)
 
     # -- search index -----------------------------------------------------------------------
     def write_keyword_index(

@@ -252,6 +252,30 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE transcripts ADD COLUMN track_count INTEGER",
         ),
     ),
+    Migration(
+        # Collections that follow their sources: the playlists, channels and feeds a
+        # collection was filled from (checked again on a refresh, which imports the new
+        # uploads only), its schedule and the last check; and what a check found at a
+        # source but could not import (no captions, a private video), with the reason.
+        "0011_collection_follow",
+        (
+            """CREATE TABLE collection_follow (
+                collection_id VARCHAR PRIMARY KEY,
+                sources VARCHAR[] NOT NULL DEFAULT [],
+                every_hours DOUBLE,
+                last_check TIMESTAMP,
+                next_check TIMESTAMP,
+                last_new INTEGER NOT NULL DEFAULT 0
+            )""",
+            """CREATE TABLE collection_pending (
+                collection_id VARCHAR NOT NULL,
+                input VARCHAR NOT NULL,
+                reason VARCHAR NOT NULL,
+                seen_at TIMESTAMP NOT NULL,
+                PRIMARY KEY (collection_id, input)
+            )""",
+        ),
+    ),
 )
 
 

@@ -35,6 +35,11 @@ def exists(conn: duckdb.DuckDBPyConnection, video_id: str) -> bool:
     return bool(rows[0][0])
 
 
+def id_for_url(conn: duckdb.DuckDBPyConnection, url: str) -> str | None:
+    rows = conn.execute("SELECT id FROM videos WHERE url = ? LIMIT 1", [url]).fetchall()
+    return str(rows[0][0]) if rows else None
+
+
 def transcript_hash(conn: duckdb.DuckDBPyConnection, video_id: str) -> str | None:
     rows = conn.execute(
         "SELECT content_hash FROM transcripts WHERE video_id = ?", [video_id]
