@@ -54,6 +54,8 @@ TOOLS = {
     "create_collection",
     "add_to_collection",
     "get_collection",
+    "refresh_collection",
+    "watch_collection",
     "build_brief",
     "extract",
     "export_obsidian",
@@ -85,6 +87,8 @@ STRUCTURED = {
 WRITES = {
     "create_collection",
     "add_to_collection",
+    "refresh_collection",
+    "watch_collection",
     "ask",
     "build_brief",
     "extract",

@@ -16,6 +16,8 @@ from mcp.types import CallToolResult
 from pydantic import Field
 
 from v2c_desktop.core.api import CoreAPI
+from v2c_desktop.core.domain.follow import FollowState
+from v2c_desktop.core.domain.imports import ImportOutcome
 from v2c_desktop.core.domain.videos import Collection
 from v2c_desktop.core.errors import V2CError, bad_request
 from v2c_desktop.core.gather.collection import FillSummary, fill_collection
@@ -47,13 +49,35 @@ Cancelling the call stops the transcription and saves nothing of that file."""
 
 GET_COLLECTION = """\
 A collection with its videos (title, URL, duration, caption origin, chapters and token count
-each) and the total, so you can plan what to read. About 80 tokens per video."""
+each) and the total, so you can plan what to read; `watch`: the playlists, channels and feeds
+it follows with its schedule and last check (null when it follows none), and `pending`: what
+the last check found there but could not import, with why. About 80 tokens per video."""
+
+REFRESH_COLLECTION = """\
+Check the playlists, channels and feeds a collection follows (the ones it was filled from)
+and import their new uploads only; videos already saved are filed without being fetched
+again. Returns {collection, new, summary: {added, skipped, failed, remaining, checkedAt},
+watch}. Sends progress per item. A collection filled from single videos follows nothing:
+that is a bad-request error."""
+
+WATCH_COLLECTION = """\
+Refresh a collection on a schedule while the v2c desktop app runs: every `everyHours` hours
+(0.25 to 720), or null to refresh only when asked. Returns {collection, watch} with the next
+check's time."""
 
 Name = Annotated[str, Field(min_length=1, max_length=200, description="The collection's name.")]
 Description = Annotated[str | None, Field(description="What the collection is for.")]
 Sources = Annotated[
     list[str] | None,
     Field(description="Playlists, channels, folders or URL-list files to import into it now."),
+]
+EveryHours = Annotated[
+    float | None,
+    Field(
+        ge=0.25,
+        le=720,
+        description="Hours between two checks while the app runs; null: only when asked.",
+    ),
 ]
 Inputs = Annotated[
     list[str],
@@ -102,6 +126,47 @@ def register(server: MCPServer[Any], deps: Deps) -> None:
         api = await deps.core()
         return json_result(await collection_view(api, await api.get_collection(collection)))
 
+    async def refresh_collection(
+        ctx: Context[Any, Any], collection: RequiredCollection
+    ) -> CallToolResult:
+        api = await deps.core()
+        target = await api.get_collection(collection)
+        progress = Progress(ctx, 1)
+        refreshed = await api.refresh_collection(
+            target.id, progress=progress.listener(0), agent=deps.settings().agents
+        )
+        await progress.drain()
+        return json_result(
+            {
+                "collection": target.id,
+                "new": refreshed.new,
+                "summary": refresh_view(refreshed.result.outcomes, refreshed.state),
+                "watch": watch_view(refreshed.state),
+            }
+        )
+
+    async def watch_collection(
+        collection: RequiredCollection,
+        everyHours: EveryHours,
+    ) -> CallToolResult:
+        api = await deps.core()
+        state = await api.set_follow_schedule(collection, everyHours)
+        return json_result({"collection": state.collection_id, "watch": watch_view(state)})
+
+    add_tool(
+        server,
+        refresh_collection,
+        name="refresh_collection",
+        description=REFRESH_COLLECTION,
+        annotations=writes("Refresh collection", idempotent=True),
+    )
+    add_tool(
+        server,
+        watch_collection,
+        name="watch_collection",
+        description=WATCH_COLLECTION,
+        annotations=writes("Watch collection", idempotent=True),
+    )
     add_tool(
         server,
         list_collections,
@@ -174,6 +239,7 @@ async def collection_view(api: CoreAPI, collection: Collection) -> dict[str, Any
                 return None
         return text_tokens(record.transcript.segments)
 
+    state = await api.follow_state(collection.id)
     present = [vid for vid in collection.video_ids if vid in summaries]
     counts = await asyncio.gather(*(tokens(vid) for vid in present))
     videos = [summary_view(summaries[vid], n) for vid, n in zip(present, counts, strict=True)]
@@ -182,6 +248,43 @@ async def collection_view(api: CoreAPI, collection: Collection) -> dict[str, Any
         "videos": videos,
         "totalTokens": sum(n or 0 for n in counts),
         "missing": [vid for vid in collection.video_ids if vid not in summaries],
-        "pending": [],
-        "watch": None,
+        "pending": [
+            {"input": p.input, "reason": p.reason, "seenAt": p.seen_at} for p in state.pending
+        ],
+        "watch": watch_view(state) if state.follows else None,
+    }
+
+
+def watch_view(state: FollowState) -> dict[str, Any]:
+    """What the collection follows, its schedule and its last check (ISO times, UTC)."""
+    return {
+        "sources": state.sources,
+        "everyHours": state.every_hours,
+        "lastCheck": state.last_check or None,
+        "nextCheck": state.next_check or None,
+        "lastNew": state.last_new,
+        "pending": len(state.pending),
+    }
+
+
+def refresh_view(outcomes: list[ImportOutcome], state: FollowState) -> dict[str, Any]:
+    """A refresh's items in `add_to_collection`'s summary shape."""
+    return {
+        "added": [
+            {"id": o.video_id, "title": o.title, "url": o.source}
+            for o in outcomes
+            if o.status in ("added", "updated")
+        ],
+        "skipped": [
+            {"input": o.source, "id": o.video_id, "reason": o.reason}
+            for o in outcomes
+            if o.status == "skipped"
+        ],
+        "failed": [
+            {"input": o.source, **(o.error.to_dict("agent") if o.error else {"message": o.reason})}
+            for o in outcomes
+            if o.status == "failed"
+        ],
+        "remaining": 0,
+        "checkedAt": state.last_check,
     }
