@@ -25,6 +25,7 @@ from .bridge import JobRunner
 from .changes import ChangeListener
 from .dialogs import show_error
 from .drop import dropped_sources
+from .follow_schedule import FollowSchedule
 from .help import AboutDialog, ShortcutsDialog, WhereDialog, add_help_menu, shortcut_rows
 from .http_server import HttpServer
 from .icons import bind
@@ -84,6 +85,7 @@ class MainWindow(QMainWindow):
         self._fit_when_shown = False
         self._waiting = {"videos", "status"}  # what `ready` waits for
         self.library = LibraryPane(api, runner)
+        self.follow = FollowSchedule(api, runner, self)  # scheduled collection checks
         self.search = SearchPane(api, runner)
         self.changes = ChangeListener(api, self)
         self.chat: QWidget | None = None  # the pane attach_chat_pane plugged in
@@ -164,6 +166,8 @@ class MainWindow(QMainWindow):
         self.player.position_changed.connect(self.library.set_playhead)
         self.player.message_changed.connect(self._player_message)
         self.library.library_changed.connect(self.refresh_status)
+        self.library.status_message.connect(self.status.showMessage)
+        self.follow.checked.connect(self._followed)
         self.library.library_changed.connect(self.search.refresh_filters)
         self.changes.changed.connect(self._library_changed_elsewhere)
         self.runner.jobs_changed.connect(lambda: self.status.show_jobs(self.runner.active()))
@@ -176,6 +180,7 @@ class MainWindow(QMainWindow):
         chat models (local servers are looked for in the background); then follow its
         changes, whoever makes them."""
         self.changes.start()
+        self.follow.start()
         self.library.refresh()
         self.search.refresh_filters()
         self.refresh_status()
@@ -303,6 +308,11 @@ class MainWindow(QMainWindow):
             self.player.play_at(video_id, seconds, quote=quote)
         else:
             self.player.play_at(video_id, seconds)
+
+    def _followed(self, text: str, new: int) -> None:
+        if new:
+            self.library.refresh()
+            self.status.showMessage(text)
 
     def _player_message(self, text: str) -> None:
         if text:

@@ -31,10 +31,24 @@ from PySide6.QtWidgets import (
 
 from v2c_desktop.core.domain.videos import Collection
 
-from ...dialogs import ask_text, confirm
+from ...dialogs import ask_text, confirm, show_error
 from .videos_model import video_ids_from
 
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+def schedule_hours(text: str) -> float | bool | None:
+    """What the user typed for a schedule: hours, None for "off" (or 0), False if neither."""
+    word = text.strip().lower().removesuffix("h").strip()
+    if word in ("off", "never", "no", "0"):
+        return None
+    try:
+        hours = float(word.replace(",", "."))
+    except ValueError:
+        return False
+    return None if hours == 0 else hours
+
+
 ALL = ""
 
 
@@ -115,6 +129,8 @@ class CollectionsSidebar(QWidget):
 
     selected = Signal(str)
     export_requested = Signal(str)
+    refresh_requested = Signal(str)  # check the followed playlists, channels, feeds
+    schedule_requested = Signal(str, object)  # collection id, hours between checks or None
     create_requested = Signal(str)
     rename_requested = Signal(str, str)
     delete_requested = Signal(str)
@@ -236,6 +252,33 @@ class CollectionsSidebar(QWidget):
                 detail="Its videos stay in the library.",
             )
 
+    def ask_schedule(self) -> None:
+        """Hours between two checks of the collection's sources while the app runs."""
+        collection = self._collections.get(self.current_id())
+        if collection is None:
+            return
+
+        def chosen(text: str) -> None:
+            hours = schedule_hours(text)
+            if hours is False:
+                show_error(
+                    self,
+                    "Check automatically",
+                    f"“{text}” is not a number of hours",
+                    "Type hours between two checks, such as 6 or 0.5, or “off”.",
+                )
+            else:
+                self.schedule_requested.emit(collection.id, hours)
+
+        ask_text(
+            self,
+            "Check automatically",
+            f"Check “{collection.name}” for new videos every how many hours while the app "
+            "runs? (“off”: only when you ask)",
+            chosen,
+            "6",
+        )
+
     def _menu(self, point: QPoint) -> None:
         menu = QMenu(self)
         menu.addAction("New collection…", self.ask_create)
@@ -243,5 +286,7 @@ class CollectionsSidebar(QWidget):
             menu.addAction("Rename…", self.ask_rename)
             menu.addAction("Delete…", self.ask_delete)
             current = self.current_id()
+            menu.addAction("Check for new videos", lambda: self.refresh_requested.emit(current))
+            menu.addAction("Check automatically…", self.ask_schedule)
             menu.addAction("Export to Obsidian…", lambda: self.export_requested.emit(current))
         menu.popup(self.list.viewport().mapToGlobal(point))

@@ -16,9 +16,11 @@ from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
 
 from v2c_desktop.core.domain.captions import CaptionChoice, CaptionTracks
+from v2c_desktop.core.domain.follow import FollowState
 from v2c_desktop.core.domain.imports import BatchResult, ImportOutcome
 from v2c_desktop.core.domain.speech import SpeechModelInfo
 from v2c_desktop.core.domain.videos import Collection, VideoRecord, VideoSummary
+from v2c_desktop.core.progress import ProgressCallback
 
 from ...bridge import JobRunner
 from ...dialogs import ask_text, confirm
@@ -63,6 +65,7 @@ class LibraryPane(QWidget):
     export_requested = Signal(list, str)
     library_changed = Signal()
     videos_shown = Signal(int)
+    status_message = Signal(str)  # a short note for the status bar
 
     def __init__(self, api: CoreAPI, runner: JobRunner, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -101,6 +104,8 @@ class LibraryPane(QWidget):
         self.imports.replace_requested.connect(self.ask_replace_web)
         self.imports.video_requested.connect(self.reveal_video)
         self.sidebar.rename_requested.connect(self.rename_collection)
+        self.sidebar.refresh_requested.connect(self.refresh_collection)
+        self.sidebar.schedule_requested.connect(self.schedule_collection)
         self.sidebar.delete_requested.connect(self.delete_collection)
         self.table.current_changed.connect(self.show_video)
         self.table.play_requested.connect(lambda vid: self.seek_requested.emit(vid, 0.0))
@@ -244,6 +249,43 @@ class LibraryPane(QWidget):
         )
         self.imports.track(job_id, label, list(sources), collection)
         return job_id
+
+    def refresh_collection(self, collection_id: str) -> str:
+        """Check the playlists, channels and feeds the collection follows for new uploads,
+        as an import row of its own (items as they settle, cancellable)."""
+        collection = self._collections.get(collection_id)
+        name = collection.name if collection is not None else collection_id
+
+        async def refresh(progress: ProgressCallback) -> BatchResult:
+            return (await self._api.refresh_collection(collection_id, progress=progress)).result
+
+        label = f"Check “{name}” for new videos"
+        job_id = self._runner.start(
+            refresh,
+            label=label,
+            visible=True,
+            interactive=True,
+            on_finished=self._imported,
+            on_cancelled=self._after_write,
+        )
+        self.imports.track(job_id, label, [], collection_id)
+        return job_id
+
+    def schedule_collection(self, collection_id: str, every_hours: float | None) -> str:
+        def scheduled(state: FollowState) -> None:
+            when = (
+                f"every {state.every_hours:g} h while the app runs (next {state.next_check})"
+                if state.every_hours
+                else "only when you ask"
+            )
+            self.status_message.emit(f"{state.collection_id}: checked for new videos {when}")
+
+        return self._runner.start(
+            lambda _p: self._api.set_follow_schedule(collection_id, every_hours),
+            label="Check automatically",
+            interactive=True,
+            on_finished=scheduled,
+        )
 
     def ask_replace_web(self, kept: list[ImportOutcome], collection: str = "") -> None:
         """Ask before local archives replace transcripts read from the web: an archive's
