@@ -225,24 +225,23 @@ class Library:
     ) -> ImportOutcome:
         try:
             if item.url is not None:
-                if new_only and not refresh:
-                    saved_id = await self.run_store(self.store.video_id_for_url, item.url)
-                    if saved_id is not None:
-                        return ImportOutcome(
-                            item.url, "skipped", saved_id, reason="already in the library"
-                        )
                 known = youtube_id_from_url(item.url)
-                if (
-                    known
-                    and not refresh
-                    and await self.run_store(self.store.has_video, f"youtube:{known}")
-                ):
-                    return ImportOutcome(
-                        item.url,
-                        "skipped",
-                        f"youtube:{known}",
-                        reason="already in the library (use --refresh to import it again)",
+                if (known or new_only) and not refresh:
+                    # a YouTube video by its id; with `new_only`, any page by its address
+                    saved = await self.run_store(
+                        self.store.saved_as,
+                        item.url if new_only else "",
+                        f"youtube:{known}" if known else "",
                     )
+                    if saved is not None:
+                        return ImportOutcome(
+                            item.url,
+                            "skipped",
+                            saved[0],
+                            title=saved[1],
+                            reason="already in the library"
+                            + ("" if new_only else " (use --refresh to import it again)"),
+                        )
                 options = speech or SpeechOptions()
                 web_speech = None  # the user's consent: for this call, or in the settings
                 if options.transcribe and (

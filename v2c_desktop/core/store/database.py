@@ -349,10 +349,10 @@ class LibraryStore:
         with self._reading() as conn:
             return follow_table.due(conn, now)
 
-    def video_id_for_url(self, url: str) -> str | None:
-        """The saved video imported from exactly this page address, if any."""
+    def saved_as(self, url: str, video_id: str = "") -> tuple[str, str] | None:
+        """The saved video with this id or imported from this page address: (id, title)."""
         with self._reading() as conn:
-            return video_table.id_for_url(conn, url)
+            return video_table.saved_as(conn, url, video_id)
 
     # -- search index -----------------------------------------------------------------------
     def write_keyword_index(

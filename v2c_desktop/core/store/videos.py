@@ -35,9 +35,15 @@ def exists(conn: duckdb.DuckDBPyConnection, video_id: str) -> bool:
     return bool(rows[0][0])
 
 
-def id_for_url(conn: duckdb.DuckDBPyConnection, url: str) -> str | None:
-    rows = conn.execute("SELECT id FROM videos WHERE url = ? LIMIT 1", [url]).fetchall()
-    return str(rows[0][0]) if rows else None
+def saved_as(
+    conn: duckdb.DuckDBPyConnection, url: str, video_id: str = ""
+) -> tuple[str, str] | None:
+    """The saved video with this id, or imported from exactly this page address: (id, title)."""
+    rows = conn.execute(
+        "SELECT id, title FROM videos WHERE id = ? OR (url = ? AND url <> '') LIMIT 1",
+        [video_id, url],
+    ).fetchall()
+    return (str(rows[0][0]), str(rows[0][1])) if rows else None
 
 
 def transcript_hash(conn: duckdb.DuckDBPyConnection, video_id: str) -> str | None:
