@@ -9,6 +9,7 @@ search pane, answers when no transcript is open or the focus is elsewhere).
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt, Signal
@@ -40,6 +41,14 @@ if TYPE_CHECKING:
 LABEL_CHARS = 48
 RETRANSCRIBE_CANCELLED = "Cancelled: the transcript was not changed"
 CAPTION_TRACK_CANCELLED = RETRANSCRIBE_CANCELLED  # the new track is saved only when read
+
+
+def local_time(iso_utc: str) -> str:
+    """`2026-12-02T07:48:00Z` as this computer's clock shows it: `07:48`, with the date when
+    it is not today."""
+    when = datetime.fromisoformat(iso_utc.replace("Z", "+00:00")).astimezone()
+    today = datetime.now().astimezone().date()
+    return when.strftime("%H:%M" if when.date() == today else "%Y-%m-%d %H:%M")
 
 
 def sources_label(sources: list[str]) -> str:
@@ -274,7 +283,8 @@ class LibraryPane(QWidget):
     def schedule_collection(self, collection_id: str, every_hours: float | None) -> str:
         def scheduled(state: FollowState) -> None:
             when = (
-                f"every {state.every_hours:g} h while the app runs (next {state.next_check})"
+                f"every {state.every_hours:g} h while the app runs "
+                f"(next at {local_time(state.next_check)})"
                 if state.every_hours
                 else "only when you ask"
             )
