@@ -26,13 +26,15 @@ from .domain.skips import SkipSegments
 from .domain.speech import SpeechModelInfo
 from .domain.status import LibraryStatus
 from .domain.videos import Collection, CollectionItem, VideoRecord, VideoSummary
-from .errors import not_found
+from .errors import V2CError, not_found
 from .export.events import ExportReport, ExportRequest
 from .follow import refresh as follow
 from .moments.events import KeyMoments
+from .notion.events import NotionReport
+from .notion.service import NotionExporter
 from .progress import ProgressCallback, ignore_progress
 from .search.request import SearchRequest, SearchResult
-from .settings import AgentSettings, ModelSettings, ServerSetting
+from .settings import AgentSettings, ModelSettings, ServerSetting, load_settings
 
 if TYPE_CHECKING:  # the services are only built in the owner: clients never import them
     from .services import Services
@@ -330,6 +332,27 @@ class CoreAPI:
         """Notes per video and brief, an index and a Base in `request.folder` of the vault:
         created / updated / unchanged / conflicts (the user's edits are never overwritten)."""
         return await self._s.exports.export(request, progress)
+
+    async def export_notion(
+        self,
+        video_ids: list[str] | None = None,
+        collection: str | None = None,
+        parent: str | None = None,
+        token: str | None = None,
+        progress: ProgressCallback = ignore_progress,
+    ) -> NotionReport:
+        """A Notion page per video (and the collection's videos) under `parent` (a page URL
+        or id; else the settings' `notion.parent_page`), with `token` or the settings' (or
+        its environment variable's): created / updated / unchanged / failed per video."""
+        ids = list(video_ids or [])
+        if collection:
+            ids.extend((await self.get_collection(collection)).video_ids)
+        try:
+            notion = load_settings().notion  # the token may have been set since start-up
+        except V2CError:
+            notion = self._s.settings.notion
+        exporter = NotionExporter(self._s.library, notion)
+        return await exporter.export(ids, parent=parent, token=token, progress=progress)
 
     # -- models -------------------------------------------------------------------------------
     async def list_models(self, detect: bool = False) -> ModelList:

@@ -68,6 +68,23 @@ SETTING_WORDS: dict[str, dict[Face | None, str]] = {
         "`v2c models pull ID`)",
         None: "get a chat model",
     },
+    # the Notion integration token an export sends, and the page it writes under
+    "notion-token": {
+        "cli": "a Notion integration token: `NOTION_TOKEN=...` in the environment, or "
+        '`"token"` under `notion` in v2c\'s settings file',
+        "app": "a Notion integration token (Export to Notion… → Token)",
+        "agent": "the user's Notion integration token (they set it in v2c: Export to "
+        "Notion…, or NOTION_TOKEN in the environment `v2c mcp` runs in)",
+        None: "a Notion integration token",
+    },
+    "notion-parent": {
+        "cli": 'the page to export under: `--parent PAGE_URL`, or `"parent_page"` under '
+        "`notion` in v2c's settings file",
+        "app": "the page to export under (Export to Notion… → Under page)",
+        "agent": "`parentPageId` (a Notion page URL or id), or the user's default page in "
+        "v2c's settings",
+        None: "the Notion page to export under",
+    },
 }
 _SETTING = re.compile(r"\{(" + "|".join(re.escape(name) for name in SETTING_WORDS) + r")\}")
 

@@ -98,6 +98,25 @@ class ExportSettings:
     folder: str = "v2c"
 
 
+NOTION_API = "https://api.notion.com"
+NOTION_TOKEN_ENV = "NOTION_TOKEN"
+
+
+@dataclass
+class NotionSettings:
+    """Exporting to Notion: the integration's token (or the environment variable holding
+    it), the page new pages go under (its URL or id) and the API's address. The token is
+    sent only to `api_url` and never written to a log or an error."""
+
+    token: str | None = field(default=None, repr=False)
+    token_env: str = NOTION_TOKEN_ENV
+    parent_page: str = ""
+    api_url: str = NOTION_API
+
+    def resolved_token(self) -> str | None:
+        return self.token or os.environ.get(self.token_env) or None
+
+
 @wire  # the MCP server sends it with an agent's imports, so the owner applies its limits
 @dataclass
 class AgentSettings:
@@ -149,6 +168,7 @@ class Settings:
     agents: AgentSettings = field(default_factory=AgentSettings)
     sponsorblock: SponsorBlockSettings = field(default_factory=SponsorBlockSettings)
     mcp_http: McpHttpSettings = field(default_factory=McpHttpSettings)
+    notion: NotionSettings = field(default_factory=NotionSettings)
     last_library: str | None = None
 
 
@@ -224,6 +244,18 @@ def _sponsorblock_settings(data: dict[str, Any]) -> SponsorBlockSettings:
     return sponsorblock
 
 
+def _notion_settings(data: dict[str, Any]) -> NotionSettings:
+    notion = NotionSettings(**_known(NotionSettings, data))
+    for name in ("token_env", "parent_page", "api_url"):
+        if not isinstance(getattr(notion, name), str):
+            raise TypeError(f"notion.{name} must be a string")
+    if notion.token is not None and not isinstance(notion.token, str):
+        raise TypeError("notion.token must be a string")
+    if not notion.api_url.startswith(("http://", "https://")):
+        raise TypeError("notion.api_url must be an http:// or https:// address")
+    return notion
+
+
 def settings_from_dict(data: dict[str, Any]) -> Settings:
     models = dict(_known(ModelSettings, data.get("models") or {}))
     models["servers"] = [
@@ -236,6 +268,7 @@ def settings_from_dict(data: dict[str, Any]) -> Settings:
         agents=_agent_settings(data.get("agents") or {}),
         sponsorblock=_sponsorblock_settings(data.get("sponsorblock") or {}),
         mcp_http=_mcp_http_settings(data.get("mcp_http") or {}),
+        notion=_notion_settings(data.get("notion") or {}),
         last_library=data.get("last_library"),
     )
 

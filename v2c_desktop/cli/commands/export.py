@@ -1,5 +1,6 @@
 """`v2c export obsidian VAULT ...`: notes per video and brief in a vault folder, the user's
-edits kept; `v2c export markdown|json --brief B | --chat C`: one brief or chat as a file."""
+edits kept; `v2c export notion ...`: a Notion page per video under the user's page;
+`v2c export markdown|json --brief B | --chat C`: one brief or chat as a file."""
 
 from __future__ import annotations
 
@@ -37,6 +38,15 @@ def register(
     o.add_argument("--channel-in-name", action="store_true", help="Videos/<Channel> - <Title>")
     o.add_argument("--dry-run", action="store_true", help="say what would change; write nothing")
     o.set_defaults(handler=run_obsidian)
+    n = kinds.add_parser(
+        "notion", parents=[common], help="a Notion page per video under one of your pages"
+    )
+    n.add_argument("videos", nargs="*", metavar="VIDEO", help="videos to export")
+    n.add_argument("--collection", metavar="C", help="the videos of a collection")
+    n.add_argument(
+        "--parent", metavar="PAGE", help="the page's URL or id (default: notion.parent_page)"
+    )
+    n.set_defaults(handler=run_notion)
     for kind in ("markdown", "json"):
         f = kinds.add_parser(kind, parents=[common], help=f"one brief or chat as {kind}")
         which = f.add_mutually_exclusive_group(required=True)
@@ -75,6 +85,29 @@ async def run_obsidian(args: argparse.Namespace) -> int:
     else:
         _print_report(report)
     return 1 if report.conflicts and not report.dry_run else 0
+
+
+async def run_notion(args: argparse.Namespace) -> int:
+    token = load_settings().notion.resolved_token()  # this shell's NOTION_TOKEN counts
+    async with open_context(args) as api:
+        report = await api.export_notion(
+            list(args.videos),
+            collection=args.collection,
+            parent=args.parent,
+            token=token,
+            progress=_say,
+        )
+    if args.json:
+        emit_json(asdict(report))
+    else:
+        for page in report.pages:
+            where = page.url or page.reason
+            print(f"{page.status:9} {page.title}  {where}")
+        print(
+            f"created {report.count('created')}, updated {report.count('updated')}, "
+            f"unchanged {report.count('unchanged')}, failed {report.count('failed')}"
+        )
+    return 1 if report.count("failed") else 0
 
 
 def _print_report(report: ExportReport) -> None:

@@ -50,6 +50,7 @@ from . import chats as chat_table
 from . import collections as collection_table
 from . import follow as follow_table
 from . import moments as moments_table
+from . import notion as notion_table
 from . import search_index
 from . import skip_segments as skip_table
 from . import videos as video_table
@@ -353,6 +354,17 @@ class LibraryStore:
         """The saved video with this id or imported from this page address: (id, title)."""
         with self._reading() as conn:
             return video_table.saved_as(conn, url, video_id)
+
+    # -- Notion pages -----------------------------------------------------------------------
+    def notion_page(self, video_id: str, parent_id: str) -> tuple[str, str, str] | None:
+        with self._reading() as conn:
+            return notion_table.remembered(conn, video_id, parent_id)
+
+    def remember_notion_page(
+        self, video_id: str, parent_id: str, page_id: str, url: str, transcript_hash: str
+    ) -> None:
+        with self._transaction() as conn:
+            notion_table.remember(conn, video_id, parent_id, page_id, url, transcript_hash)
 
     # -- search index -----------------------------------------------------------------------
     def write_keyword_index(

@@ -276,6 +276,22 @@ MIGRATIONS: tuple[Migration, ...] = (
             )""",
         ),
     ),
+    Migration(
+        # The Notion page made for each video under each parent page, with the transcript
+        # it showed, so exporting again reuses a page that is still there.
+        "0012_notion_pages",
+        (
+            """CREATE TABLE notion_pages (
+                video_id VARCHAR NOT NULL,
+                parent_id VARCHAR NOT NULL,
+                page_id VARCHAR NOT NULL,
+                url VARCHAR NOT NULL,
+                transcript_hash VARCHAR NOT NULL,
+                exported_at TIMESTAMP NOT NULL,
+                PRIMARY KEY (video_id, parent_id)
+            )""",
+        ),
+    ),
 )
 
 
