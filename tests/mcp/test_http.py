@@ -171,9 +171,9 @@ def test_the_sdk_client_lists_the_tools_and_reads_a_transcript(server: HttpServe
 
     tools, videos, transcript = _session(server, "reader")(work)
     over_stdio = asyncio.run(build_server(Deps(library=server.home / "unused.duckdb")).list_tools())
-    assert "export_obsidian" in {tool.name for tool in over_stdio}
-    # the same tools as stdio, minus the one that writes the user's files
-    assert tools == {tool.name for tool in over_stdio} - {"export_obsidian"}
+    assert {"export_obsidian", "export_notion"} <= {tool.name for tool in over_stdio}
+    # the same tools as stdio, minus the ones that write the user's files or pages
+    assert tools == {tool.name for tool in over_stdio} - {"export_obsidian", "export_notion"}
     assert len(videos) == 1
     text = text_of(transcript)
     assert not transcript.is_error, text

@@ -59,6 +59,7 @@ TOOLS = {
     "build_brief",
     "extract",
     "export_obsidian",
+    "export_notion",
     "find_duplicates",
     "research_videos",
     "get_skip_segments",
@@ -93,6 +94,7 @@ WRITES = {
     "build_brief",
     "extract",
     "export_obsidian",
+    "export_notion",
     # these read, but import a URL or file they are given first (issue 22: truthful hints)
     "get_transcript",
     "get_section",

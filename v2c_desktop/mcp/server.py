@@ -44,6 +44,7 @@ from .tools import (
     metadata,
     models,
     moments,
+    notion,
     pack,
     research,
     search,
@@ -83,6 +84,7 @@ REGISTRATIONS: tuple[Registration, ...] = (
     prompts.register,
     briefs.register,
     export.register,
+    notion.register,
     duplicates.register,
     research.register,
     moments.register,
@@ -97,16 +99,17 @@ REGISTRATIONS: tuple[Registration, ...] = (
 ResourceLister = Callable[[], Awaitable[list[Resource]]]
 Transport = Literal["stdio", "http"]
 
-#: Tools that write the user's own files outside the library (the Obsidian vault): served
-#: over stdio only. Every other tool writes only into the library (collections, chats,
-#: briefs, imports); a new tool that writes elsewhere belongs here.
-USER_FILE_TOOLS = frozenset({"export_obsidian"})
+#: Tools that write the user's own things outside the library (the Obsidian vault, their
+#: Notion workspace with their token): served over stdio only. Every other tool writes only
+#: into the library (collections, chats, briefs, imports); a new tool that writes elsewhere
+#: belongs here.
+USER_FILE_TOOLS = frozenset({"export_obsidian", "export_notion"})
 
 
 def local_only(name: str) -> V2CError:
     """The refusal of a tool that writes the user's files, to a client over HTTP."""
     return bad_request(
-        f"{name} writes the user's own files, so this server does not offer it over HTTP",
+        f"{name} writes the user's own files or pages, so this server does not offer it over HTTP",
         "ask the user to run it from the v2c app or the `v2c` command line, or to connect "
         "you through the stdio server (`v2c mcp`) instead",
     )
