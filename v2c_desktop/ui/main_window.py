@@ -34,6 +34,7 @@ from .owner_state import OwnerState
 from .panes.brief.pane import BriefPane
 from .panes.chat.models import ChatModelSource
 from .panes.chat.pane import ChatPane
+from .panes.library.notion_dialog import NotionDialog
 from .panes.library.pane import LibraryPane
 from .panes.search.pane import SearchPane
 from .player.dock import PlayerDock
@@ -284,6 +285,7 @@ class MainWindow(QMainWindow):
         self.library.library_changed.connect(pane.library_changed)
         self.library.table.current_changed.connect(lambda _id: pane.selection_changed())
         self.library.export_requested.connect(self.export_from_library)
+        self.library.notion_requested.connect(self.export_to_notion)
 
     def export_from_library(self, video_ids: list[str], collection_id: str) -> None:
         """The library's "Export to Obsidian…": its selected videos, or a collection."""
@@ -294,6 +296,35 @@ class MainWindow(QMainWindow):
         elif video_ids:
             what = "1 video" if len(video_ids) == 1 else f"{len(video_ids)} videos"
             self.brief_pane.open_export(f"the {what} selected", video_ids=tuple(video_ids))
+
+    def export_to_notion(self, video_ids: list[str], collection_id: str) -> NotionDialog:
+        """The library's "Export to Notion…": its selected videos, or a collection."""
+        if collection_id:
+            found = self.library.sidebar.collection(collection_id)
+            what = f"the collection “{found.name if found is not None else collection_id}”"
+        else:
+            what = "1 video" if len(video_ids) == 1 else f"{len(video_ids)} videos"
+            what = f"the {what} selected"
+        dialog = NotionDialog(
+            self.api,
+            self.runner,
+            self.settings,
+            what,
+            video_ids=tuple(video_ids),
+            collection=collection_id or None,
+            open_url=lambda url: self.open_url(url),
+            parent=self,
+        )
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.settings_changed.connect(self._notion_remembered)
+        dialog.open()
+        return dialog
+
+    def _notion_remembered(self, settings: Settings) -> None:
+        """Every copy of the settings learns the Notion page and token, so saving another
+        setting later does not write the old ones back."""
+        self.settings = settings
+        self.brief_pane.settings = settings
 
     def _export_settings_changed(self, settings: Settings) -> None:
         self.settings = settings

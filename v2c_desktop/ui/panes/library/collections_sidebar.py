@@ -129,6 +129,7 @@ class CollectionsSidebar(QWidget):
 
     selected = Signal(str)
     export_requested = Signal(str)
+    notion_requested = Signal(str)
     refresh_requested = Signal(str)  # check the followed playlists, channels, feeds
     schedule_requested = Signal(str, object)  # collection id, hours between checks or None
     create_requested = Signal(str)
@@ -289,4 +290,5 @@ class CollectionsSidebar(QWidget):
             menu.addAction("Check for new videos", lambda: self.refresh_requested.emit(current))
             menu.addAction("Check automatically…", self.ask_schedule)
             menu.addAction("Export to Obsidian…", lambda: self.export_requested.emit(current))
+            menu.addAction("Export to Notion…", lambda: self.notion_requested.emit(current))
         menu.popup(self.list.viewport().mapToGlobal(point))

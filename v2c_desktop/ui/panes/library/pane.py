@@ -72,6 +72,7 @@ class LibraryPane(QWidget):
 
     seek_requested = Signal(str, float)
     export_requested = Signal(list, str)
+    notion_requested = Signal(list, str)  # video ids or a collection: "Export to Notion…"
     library_changed = Signal()
     videos_shown = Signal(int)
     status_message = Signal(str)  # a short note for the status bar
@@ -125,6 +126,8 @@ class LibraryPane(QWidget):
         self.table.rename_requested.connect(self.ask_rename_video)
         self.table.export_requested.connect(lambda ids: self.export_requested.emit(ids, ""))
         self.sidebar.export_requested.connect(lambda cid: self.export_requested.emit([], cid))
+        self.table.notion_requested.connect(lambda ids: self.notion_requested.emit(ids, ""))
+        self.sidebar.notion_requested.connect(lambda cid: self.notion_requested.emit([], cid))
         self.details.seek_requested.connect(self.seek_requested)
         self.table.retranscribe_requested.connect(self.ask_retranscribe)
         self.details.retranscribe_requested.connect(self.ask_retranscribe)

@@ -61,6 +61,7 @@ class VideosTable(QWidget):
         remove_requested(video_ids): from the library (the pane confirms first).
         rename_requested(video_id): the user wants to give the video their own title.
         export_requested(video_ids): export these videos to Obsidian.
+        notion_requested(video_ids): export these videos to Notion.
         retranscribe_requested(video_id): transcribe its local media file again ("Re-transcribe
             with…", enabled only for a video whose media file the library knows).
     """
@@ -73,6 +74,7 @@ class VideosTable(QWidget):
     remove_requested = Signal(list)
     rename_requested = Signal(str)
     export_requested = Signal(list)
+    notion_requested = Signal(list)
     retranscribe_requested = Signal(str)
 
     def __init__(
@@ -215,6 +217,7 @@ class VideosTable(QWidget):
                 lambda: self.remove_from_collection_requested.emit(ids),
             )
         menu.addAction("Export to Obsidian…", lambda: self.export_requested.emit(ids))
+        menu.addAction("Export to Notion…", lambda: self.notion_requested.emit(ids))
         menu.addSeparator()
         menu.addAction("Remove from library…", lambda: self.remove_requested.emit(ids))
         return menu
