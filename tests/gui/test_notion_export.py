@@ -56,7 +56,7 @@ def test_export_to_notion_asks_the_page_and_token_once_and_lists_the_pages(
     dialog.token.setText(TOKEN)
     dialog.export.click()
     qtbot.waitUntil(lambda: dialog.report is not None, timeout=20000)
-    assert dialog.summary.toPlainText().startswith("1 pages created")
+    assert dialog.summary.toPlainText().startswith("Pages: 1 created.")
     (page,) = api.children_of(PARENT)
     assert page.title == "Homunculus: Crash Course Psychology #6"
     saved = load_settings().notion
@@ -70,4 +70,5 @@ def test_export_to_notion_asks_the_page_and_token_once_and_lists_the_pages(
     assert again.page.text().endswith(PARENT) and again.export.isEnabled()
     again.export.click()
     qtbot.waitUntil(lambda: again.report is not None, timeout=20000)
-    assert "1 already there" in again.summary.toPlainText() and len(api.pages) == 1
+    assert again.summary.toPlainText().startswith("Pages: 1 already there.")
+    assert len(api.pages) == 1

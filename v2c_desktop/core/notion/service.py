@@ -44,6 +44,7 @@ class NotionExporter:
         token: str | None = None,
         progress: ProgressCallback = ignore_progress,
     ) -> NotionReport:
+        video_ids = list(dict.fromkeys(video_ids))  # a video in the collection and named too
         if not video_ids:
             raise bad_request("nothing to export", "give videos or a collection")
         secret = token or self._settings.resolved_token()
@@ -56,7 +57,7 @@ class NotionExporter:
         report = NotionReport(parent_id)
         store = self._library.store
         async with NotionClient(self._settings.api_url, secret) as notion:
-            for done, video_id in enumerate(dict.fromkeys(video_ids)):
+            for done, video_id in enumerate(video_ids):
                 record = await self._library.run_store(store.get_video, video_id)
                 title = page_title(record)
                 progress(Progress(STAGE, done, len(video_ids), title))

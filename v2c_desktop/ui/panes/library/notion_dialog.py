@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QUrl, Signal
+from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QDialog,
     QFormLayout,
@@ -45,11 +46,14 @@ HOW = (
 
 
 def report_text(report: NotionReport) -> str:
-    lines = [
-        f"{report.count('created')} pages created, {report.count('updated')} made again for a "
-        f"changed transcript, {report.count('unchanged')} already there, "
-        f"{report.count('failed')} failed."
+    counts = [
+        (report.count("created"), "created"),
+        (report.count("updated"), "made again for a changed transcript"),
+        (report.count("unchanged"), "already there"),
+        (report.count("failed"), "failed"),
     ]
+    said = [f"{n} {words}" for n, words in counts if n]
+    lines = [f"Pages: {', '.join(said) or 'none'}."]
     for page in report.pages:
         lines.append(f"{page.status}: {page.title}  {page.url or page.reason}")
     if report.count("updated"):
@@ -197,13 +201,7 @@ class NotionDialog(QDialog):
         return next((p.url for p in self.report.pages if p.url), "")
 
     def _open_first(self) -> None:
-        url = QUrl(self._first_url())
-        if self._open_url is not None:
-            self._open_url(url)
-        else:
-            from PySide6.QtGui import QDesktopServices
-
-            QDesktopServices.openUrl(url)
+        (self._open_url or QDesktopServices.openUrl)(QUrl(self._first_url()))
 
     def reject(self) -> None:
         if self._job:
