@@ -24,6 +24,7 @@ from typing import Any
 
 QUERIES_FILE = Path(__file__).with_name("queries.json")
 KINDS = ("exact", "paraphrase", "phrase", "exclusion", "multi")
+SPLITS = ("dev", "held-out")  # held-out: written after the search was built, never tuned on
 MAX_EVIDENCE_WORDS = 16
 MAX_RANGE_SECONDS = 150.0
 EDGE = 0.05  # seconds of slack at range edges (float times from the parser)
@@ -124,6 +125,8 @@ def check_shape(queries: list[dict[str, Any]]) -> list[Problem]:
             report(f"kind {q.get('kind')!r} is not one of {KINDS}")
         if not q.get("expected"):
             report("no expected range")
+        if q.get("split", "dev") not in SPLITS:
+            report(f"split {q.get('split')!r} is not one of {SPLITS}")
         if q.get("kind") == "exclusion" and not q.get("forbidden"):
             report("an exclusion query needs forbidden ranges")
         if q.get("forbidden") and q.get("kind") != "exclusion":

@@ -130,6 +130,7 @@ class QueryOutcome:
     hits: Sequence[Any]
     expected: Sequence[Any]
     forbidden: Sequence[Any] = field(default_factory=tuple)
+    split: str = "dev"  # "held-out": written after the search was built, never tuned on
 
 
 def score_query(outcome: QueryOutcome, k: int = K) -> dict[str, float]:
@@ -154,16 +155,20 @@ def _aggregate(scores: list[dict[str, float]]) -> dict[str, float]:
 def evaluate(results_by_query: Mapping[str, QueryOutcome], k: int = K) -> dict[str, Any]:
     """Mean MRR, Hit@k and precisions per kind and overall, plus forbidden-hit totals.
 
-    Returns {"k", "overall": {...}, "by_kind": {kind: {...}}, "per_query": {id: {...}}};
+    Returns {"k", "overall": {...}, "by_kind": {kind: {...}}, "by_split": {split: {...}},
+    "per_query": {id: {...}}};
     each summary holds n, mrr, hit_at_k, distinct_p_at_k, raw_p_at_k and forbidden (a count).
     """
     per_query = {qid: score_query(o, k) for qid, o in results_by_query.items()}
     kinds: dict[str, list[dict[str, float]]] = {}
+    splits: dict[str, list[dict[str, float]]] = {}
     for qid, outcome in results_by_query.items():
         kinds.setdefault(outcome.kind, []).append(per_query[qid])
+        splits.setdefault(outcome.split, []).append(per_query[qid])
     return {
         "k": k,
         "overall": _aggregate(list(per_query.values())),
         "by_kind": {kind: _aggregate(scores) for kind, scores in sorted(kinds.items())},
+        "by_split": {split: _aggregate(scores) for split, scores in sorted(splits.items())},
         "per_query": per_query,
     }

@@ -176,6 +176,7 @@ async def _run(
                         hits=hits,
                         expected=_spans(q["expected"], video_of),
                         forbidden=_spans(q.get("forbidden") or [], video_of),
+                        split=q.get("split", "dev"),
                     )
                     runs[mode][q["id"]] = [
                         {"video_id": h.video, "start": h.start, "end": h.end} for h in hits
@@ -233,13 +234,19 @@ def format_table(report: dict[str, Any]) -> str:
     head = f"| Queries | n | Method | P@{k} (distinct) | P@{k} (raw) | MRR | Hit@{k} | Forbidden |"
     lines = [head, "|---|---|---|---|---|---|---|---|"]
     modes = list(report["modes"])
-    groups = ["all"] + [
+    splits = sorted({split for m in modes for split in report["modes"][m].get("by_split", {})})
+    groups = ["all", *(s for s in splits if len(splits) > 1)] + [
         kind for kind in KINDS if any(kind in report["modes"][m]["by_kind"] for m in modes)
     ]
     for group in groups:
         for mode in modes:
             ev = report["modes"][mode]
-            s = ev["overall"] if group == "all" else ev["by_kind"][group]
+            if group == "all":
+                s = ev["overall"]
+            elif group in splits:
+                s = ev["by_split"][group]
+            else:
+                s = ev["by_kind"][group]
             lines.append(
                 f"| {group} | {s['n']} | {mode} | {s['distinct_p_at_k']:.3f} | "
                 f"{s['raw_p_at_k']:.3f} | {s['mrr']:.3f} | {s['hit_at_k']:.3f} | "

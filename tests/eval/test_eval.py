@@ -26,6 +26,13 @@ EPS = 1e-9
 # `run_eval.py --vector-noise 0.001` (four orders of magnitude above any CPU's rounding, two
 # seeds) some vector ranks move (MRR 0.78-0.81) but every gate still passes. The Hit@5 gate
 # passes by one query (49 of 55 would fail): that margin is about search quality, not CPUs.
+#
+# The gates hold on the development split, the 55 queries the search was built with. The 32
+# held-out queries (q56 on: Whisper and auto-caption misspellings, paraphrases sharing few
+# words, written after the search was built) are reported, not gated, so that they stay a
+# fair measure: there hybrid MRR was 0.635 against vector's 0.714 and keyword's 0.481, Hit@5
+# 0.812 (vector 0.812): equal-weight fusion lets the weak keyword side push the first right
+# passage down on paraphrases. Issue 18's fusion work is measured against that split.
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +49,15 @@ def report() -> dict[str, Any]:
 
 
 def _overall(report: dict[str, Any], mode: str) -> dict[str, float]:
-    return report["modes"][mode]["overall"]
+    """The development split's figures (the gated ones)."""
+    return report["modes"][mode]["by_split"]["dev"]
+
+
+def test_the_held_out_split_is_measured_for_every_mode(report: dict[str, Any]) -> None:
+    for mode in ("keyword", "vector", "hybrid"):
+        held = report["modes"][mode]["by_split"]["held-out"]
+        assert held["n"] >= 30 and 0.0 <= held["mrr"] <= 1.0
+        assert report["modes"][mode]["overall"]["n"] == report["queries"]
 
 
 def test_hybrid_mrr_is_at_least_the_better_side(report: dict[str, Any]) -> None:
