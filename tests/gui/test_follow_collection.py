@@ -34,16 +34,16 @@ def test_check_for_new_videos_imports_the_new_upload_in_an_import_row(
     qtbot: QtBot, core: CoreAPI, runner: JobRunner, site: Site
 ) -> None:
     pane = make_pane(qtbot, core, runner)
-    with qtbot.waitSignal(runner.finished, timeout=60000):
-        pane.start_import([f"{site.base}/feed.xml"], collection="Island")
+    first = pane.imports.rows[pane.start_import([f"{site.base}/feed.xml"], collection="Island")]
+    qtbot.waitUntil(lambda: first.state != "running", timeout=60000)
     qtbot.waitUntil(lambda: len(pane.sidebar.collections()) == 1)
     pane.sidebar.select("island")
     qtbot.waitUntil(lambda: pane.table.model.rowCount() == 2)
 
     site.publish("market", "The fish market", "The market opens at six.")
-    with qtbot.waitSignal(runner.finished, timeout=60000) as done:
-        pane.sidebar.refresh_requested.emit("island")  # the menu's "Check for new videos"
-    row = pane.imports.rows[done.args[0]]
+    pane.sidebar.refresh_requested.emit("island")  # the menu's "Check for new videos"
+    (row,) = [r for r in pane.imports.rows.values() if r is not first]
+    qtbot.waitUntil(lambda: row.state != "running", timeout=60000)
     assert row.title.full_text() == "Check “Island” for new videos"
     assert row.status.text() == "1 added, 2 skipped"  # the two it holds were not fetched
     qtbot.waitUntil(lambda: pane.table.model.rowCount() == 3)
@@ -79,6 +79,9 @@ def test_the_app_checks_a_collection_whose_next_check_has_come(
     state = wait_for(qtbot, core.follow_state("island"))
     assert state.last_new == 1 and state.next_check > state.last_check
 
-    with qtbot.waitSignal(runner.finished, timeout=30000) as again:
-        schedule.check_now()  # nothing is due now: no check, nothing said
+    job = schedule.check_now()  # nothing is due now: no check, nothing said
+    with qtbot.waitSignal(
+        runner.finished, timeout=30000, check_params_cb=lambda j, _r: j == job
+    ) as again:
+        pass
     assert again.args[1] == [] and checked_text([]) == ""
