@@ -85,3 +85,5 @@ def test_the_app_checks_a_collection_whose_next_check_has_come(
     ) as again:
         pass
     assert again.args[1] == [] and checked_text([]) == ""
+    schedule.stop()  # as the window closing does: no check starts after it
+    assert schedule.check_now() is None

@@ -22,6 +22,7 @@ from .domain.duplicates import DuplicateGroup
 from .domain.follow import FollowState, RefreshResult
 from .domain.imports import BatchResult, ImportOutcome, ItemListing
 from .domain.models import DetectedServerInfo, InstalledModelInfo, ModelList, ModelTest
+from .domain.notion import NotionReport
 from .domain.skips import SkipSegments
 from .domain.speech import SpeechModelInfo
 from .domain.status import LibraryStatus
@@ -30,8 +31,6 @@ from .errors import V2CError, not_found
 from .export.events import ExportReport, ExportRequest
 from .follow import refresh as follow
 from .moments.events import KeyMoments
-from .notion.events import NotionReport
-from .notion.service import NotionExporter
 from .progress import ProgressCallback, ignore_progress
 from .search.request import SearchRequest, SearchResult
 from .settings import AgentSettings, ModelSettings, ServerSetting, load_settings
@@ -351,6 +350,8 @@ class CoreAPI:
             notion = load_settings().notion  # the token may have been set since start-up
         except V2CError:
             notion = self._s.settings.notion
+        from .notion.service import NotionExporter  # httpx: only in the owner, when asked
+
         exporter = NotionExporter(self._s.library, notion)
         return await exporter.export(ids, parent=parent, token=token, progress=progress)
 

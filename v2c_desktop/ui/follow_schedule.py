@@ -48,17 +48,26 @@ class FollowSchedule(QObject):
         self.timer = QTimer(self)
         self.timer.setInterval(PERIOD_MS)
         self.timer.timeout.connect(self.check_now)
+        self._first = QTimer(self)
+        self._first.setSingleShot(True)
+        self._first.timeout.connect(self.check_now)
+        self._stopped = False
 
     def start(self, first_ms: int = FIRST_MS) -> None:
+        self._stopped = False
         self.timer.start()
-        QTimer.singleShot(first_ms, self, self.check_now)
+        self._first.start(first_ms)
 
     def stop(self) -> None:
+        """The window closed: no check starts any more (the loop is about to end)."""
+        self._stopped = True
         self.timer.stop()
+        self._first.stop()
 
     def check_now(self) -> str | None:
-        """Refresh what is due, unless a check is running; the job id."""
-        if self._job is not None:
+        """Refresh what is due, unless a check is running or the schedule stopped; the job
+        id."""
+        if self._job is not None or self._stopped:
             return None
         self._job = self._runner.start(
             lambda progress: self._api.refresh_due_collections(progress),

@@ -169,6 +169,7 @@ class MainWindow(QMainWindow):
         self.library.library_changed.connect(self.refresh_status)
         self.library.status_message.connect(self.status.showMessage)
         self.follow.checked.connect(self._followed)
+        self.closing.connect(self.follow.stop)
         self.library.library_changed.connect(self.search.refresh_filters)
         self.changes.changed.connect(self._library_changed_elsewhere)
         self.runner.jobs_changed.connect(lambda: self.status.show_jobs(self.runner.active()))

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..domain.notion import NotionPage, NotionReport, PageStatus
 from ..errors import V2CError, bad_request
 from ..progress import Progress, ProgressCallback, ignore_progress
 from ..settings import NotionSettings
 from .blocks import page_title, video_blocks
 from .client import NotionClient, page_id
-from .events import NotionPage, NotionReport, PageStatus
 
 if TYPE_CHECKING:
     from ..library import Library

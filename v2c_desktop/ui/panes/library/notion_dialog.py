@@ -28,8 +28,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from v2c_desktop.core.domain.notion import NotionReport
 from v2c_desktop.core.errors import V2CError
-from v2c_desktop.core.notion.events import NotionReport
 from v2c_desktop.core.settings import Settings, save_settings
 
 from ...bridge import JobRunner
