@@ -68,6 +68,14 @@ SETTING_WORDS: dict[str, dict[Face | None, str]] = {
         "`v2c models pull ID`)",
         None: "get a chat model",
     },
+    # how a collection comes to follow a playlist, a channel or a feed
+    "follow-source": {
+        "cli": "fill it from one: `v2c add URL --collection NAME`",
+        "app": "fill it from one: Add… with the playlist, channel or feed address and this "
+        "collection",
+        "agent": "fill it from one: add_to_collection with the playlist, channel or feed URL",
+        None: "fill it from a playlist, channel or feed",
+    },
     # the Notion integration token an export sends, and the page it writes under
     "notion-token": {
         "cli": "a Notion integration token: `NOTION_TOKEN=...` in the environment, or "

@@ -30,8 +30,8 @@ def _now() -> datetime:
 
 
 NOTHING_FOLLOWED_HINT = (
-    "a collection follows the playlists, channels and feeds it was filled from: add one with "
-    "`v2c add URL --collection NAME` (or the library's Add dialog), then refresh"
+    "a collection follows the playlists, channels and feeds it was filled from; "
+    "{follow-source}, then refresh"
 )
 
 
