@@ -112,7 +112,7 @@ def test_a_result_for_a_widget_closed_meanwhile_is_dropped_quietly(
     """A dialog closed while its list loads: the late result must not raise on the deleted
     combo box (which failed a later test's teardown), and the job still ends."""
     import shiboken6
-    from PySide6.QtCore import QCoreApplication, QEvent
+    from PySide6.QtCore import QCoreApplication, QEvent, QObject, Signal
     from PySide6.QtWidgets import QComboBox
 
     gate = asyncio.Event()
@@ -131,7 +131,20 @@ def test_a_result_for_a_widget_closed_meanwhile_is_dropped_quietly(
     assert finished.args == [job, ["a", "b"]]
     assert runner.active() == []
 
-    # only that error is dropped: any other error in a callback is a bug and stays loud
+    # a callback that emits a signal of a pane deleted meanwhile (the import's "library
+    # changed" after its test or window ended) is the same case
+    class Pane(QObject):
+        changed = Signal()
+
+    pane, gate = Pane(), asyncio.Event()
+    with qtbot.waitSignal(runner.finished) as finished:
+        job = runner.start(work, label="Import", on_finished=lambda _r: pane.changed.emit())
+        pane.deleteLater()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        gate.set()
+    assert finished.args == [job, ["a", "b"]] and runner.active() == []
+
+    # only those errors are dropped: any other error in a callback is a bug and stays loud
     assert _widget_deleted(RuntimeError("Internal C++ object (QComboBox) already deleted."))
     assert not _widget_deleted(RuntimeError("a real bug"))
 

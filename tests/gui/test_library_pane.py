@@ -565,8 +565,9 @@ def test_a_dropped_folder_says_how_far_its_walk_has_come(
             shown.append(pane.imports.rows[job].status.text())
 
     runner.progress.connect(on_progress)
-    with qtbot.waitSignal(runner.finished, timeout=60000):
-        job = pane.start_import([str(folder)])
+    job = pane.start_import([str(folder)])
+    row = pane.imports.rows[job]
+    qtbot.waitUntil(lambda: row.state != "running", timeout=60000)  # this job, not another
     assert shown and shown[-1] == "Scanning Lectures: 3 files"
     qtbot.waitUntil(lambda: pane.table.model.rowCount() == 3)
 

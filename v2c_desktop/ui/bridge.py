@@ -243,5 +243,6 @@ def _cancel_all(jobs: dict[str, _Job]) -> None:
 
 
 def _widget_deleted(exc: RuntimeError) -> bool:
-    """The error PySide raises when code touches a Qt object already deleted."""
-    return "already deleted" in str(exc)
+    """The errors PySide raises when code touches a Qt object already deleted: a method
+    called on it, or one of its signals emitted."""
+    return "already deleted" in str(exc) or "Signal source has been deleted" in str(exc)
