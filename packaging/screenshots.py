@@ -9,8 +9,9 @@ transcripts (Crash Course Psychology and a few 3Blue1Brown captions, through
 pane: the library with a video selected, the search pane with results, the chat pane with
 an extractive answer and its citations, the settings dialog's MCP section and its model
 manager, the transcript reader at a cited second (a video with nothing to play), the player
-with a local recording's key moments on its scrub bar, and the brief pane (building, then the
-cited brief) with its Export to Obsidian dialog.
+with a local recording's key moments on its scrub bar, the brief pane (building, then the
+cited brief) with its Export to Obsidian dialog, a collection's menu (checking its sources for
+new videos, exports) and the Export to Notion dialog.
 """
 
 from __future__ import annotations
@@ -147,6 +148,7 @@ def save(widget: object, path: Path, rect: object = None) -> None:
 
 async def scenario(out: Path, scratch: Path) -> None:
     from PySide6.QtCore import QPoint, QRect, Qt
+    from PySide6.QtWidgets import QApplication, QMenu
 
     from v2c_desktop.core.settings import Settings
     from v2c_desktop.ui.app import open_core
@@ -260,6 +262,29 @@ async def scenario(out: Path, scratch: Path) -> None:
             await settle()
             save(export, out / "brief-export.png")
             export.reject()
+
+        # a collection's menu: check its sources for new videos, on a schedule, export
+        window.actions_.library.trigger()
+        sidebar = window.library.sidebar
+        await until(lambda: sidebar.collection(memory.id) is not None)
+        sidebar.select(memory.id)
+        await settle()
+        row = sidebar.list.visualItemRect(sidebar.list.currentItem()).center()
+        sidebar.list.customContextMenuRequested.emit(row)
+        await settle()
+        corner = window.library.mapToGlobal(QPoint(0, 0))
+        screen = window.screen().grabWindow(0, corner.x(), corner.y(), 520, 300)
+        if not screen.save(str(out / "collection-menu.png")):
+            raise SystemExit(f"could not write {out / 'collection-menu.png'}")
+        say(f"wrote {out / 'collection-menu.png'} ({screen.width()}x{screen.height()})")
+        for popup in QApplication.topLevelWidgets():
+            if isinstance(popup, QMenu) and popup.isVisible():
+                popup.close()
+
+        notion = window.export_to_notion([], memory.id)  # what it asks, before any export
+        await settle()
+        save(notion, out / "notion-export.png")
+        notion.reject()
     finally:
         window.close()
         await runner.shutdown()
@@ -281,6 +306,7 @@ def run_app(out: Path) -> int:
     asyncio.set_event_loop(loop)
     with tempfile.TemporaryDirectory(prefix="v2c-screens-") as tmp, loop:
         loop.run_until_complete(scenario(out, Path(tmp)))
+    qt.shutdown()  # before Xvfb stops: an application left for exit lost its X connection
     return 0
 
 
