@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from ..domain.follow import FollowState, RefreshResult
+from ..domain.videos import Collection
 from ..errors import bad_request
 from ..progress import ProgressCallback, ignore_progress
 from ..settings import AgentSettings
@@ -45,12 +46,7 @@ async def refresh_collection(
 ) -> RefreshResult:
     """Check the collection's followed sources once; new uploads are imported into it."""
     collection = await library.get_collection(ref)
-    state = await library.run_store(library.store.follow_state, collection.id)
-    if not state.follows:
-        raise bad_request(
-            f"the collection {collection.name!r} follows no playlist, channel or feed",
-            NOTHING_FOLLOWED_HINT,
-        )
+    state = await _followed(library, collection)
     checked_at = clock()
     result = await library.add(
         state.sources, collection=collection.id, new_only=True, progress=progress, agent=agent
@@ -61,12 +57,26 @@ async def refresh_collection(
     await library.run_store(
         library.store.record_follow_check, collection.id, checked_at, result.count("added"), pending
     )
-    return RefreshResult(await follow_state(library, collection.id), result)
+    return RefreshResult(await _state(library, collection.id), result)
+
+
+async def _state(library: Library, collection_id: str) -> FollowState:
+    return await library.run_store(library.store.follow_state, collection_id)
+
+
+async def _followed(library: Library, collection: Collection) -> FollowState:
+    """The collection's state; an error saying how to follow a source when it follows none."""
+    state = await _state(library, collection.id)
+    if not state.follows:
+        raise bad_request(
+            f"the collection {collection.name!r} follows no playlist, channel or feed",
+            NOTHING_FOLLOWED_HINT,
+        )
+    return state
 
 
 async def follow_state(library: Library, ref: str) -> FollowState:
-    collection = await library.get_collection(ref)
-    return await library.run_store(library.store.follow_state, collection.id)
+    return await _state(library, (await library.get_collection(ref)).id)
 
 
 async def set_schedule(
@@ -79,14 +89,10 @@ async def set_schedule(
             "give a number of hours from 0.25 (15 minutes) to 720 (30 days), or turn it off",
         )
     collection = await library.get_collection(ref)
-    state = await library.run_store(library.store.follow_state, collection.id)
-    if every_hours is not None and not state.follows:
-        raise bad_request(
-            f"the collection {collection.name!r} follows no playlist, channel or feed",
-            NOTHING_FOLLOWED_HINT,
-        )
+    if every_hours is not None:
+        await _followed(library, collection)
     await library.run_store(library.store.set_follow_schedule, collection.id, every_hours, clock())
-    return await follow_state(library, collection.id)
+    return await _state(library, collection.id)
 
 
 async def refresh_due(

@@ -52,6 +52,21 @@ def unfollow(conn: duckdb.DuckDBPyConnection, collection_id: str, sources: list[
     )
 
 
+def _reschedule(conn: duckdb.DuckDBPyConnection, collection_id: str, now: datetime) -> None:
+    """The next check: `every_hours` after the last check (after `now` if there was none);
+    none without a schedule. The one place this rule lives."""
+    every, last = conn.execute(
+        "SELECT every_hours, last_check FROM collection_follow WHERE collection_id = ?",
+        [collection_id],
+    ).fetchall()[0]
+    base = last if isinstance(last, datetime) else _naive_utc(now)
+    next_check = None if every is None else base + timedelta(hours=float(every))
+    conn.execute(
+        "UPDATE collection_follow SET next_check = ? WHERE collection_id = ?",
+        [next_check, collection_id],
+    )
+
+
 def set_schedule(
     conn: duckdb.DuckDBPyConnection,
     collection_id: str,
@@ -60,19 +75,11 @@ def set_schedule(
 ) -> None:
     """Check every `every_hours` from the last check (or from now, if never checked)."""
     _ensure_row(conn, collection_id)
-    current = state(conn, collection_id)
-    next_check = None
-    if every_hours is not None:
-        base = (
-            datetime.strptime(current.last_check, _ISO).replace(tzinfo=UTC)
-            if current.last_check
-            else now
-        )
-        next_check = _naive_utc(base + timedelta(hours=every_hours))
     conn.execute(
-        "UPDATE collection_follow SET every_hours = ?, next_check = ? WHERE collection_id = ?",
-        [every_hours, next_check, collection_id],
+        "UPDATE collection_follow SET every_hours = ? WHERE collection_id = ?",
+        [every_hours, collection_id],
     )
+    _reschedule(conn, collection_id, now)
 
 
 def record_check(
@@ -85,16 +92,12 @@ def record_check(
     """The check that just ended: when, how many came in, and what is still pending
     (`(input, reason)`, replacing the last check's list), and the next check's time."""
     _ensure_row(conn, collection_id)
-    every = conn.execute(
-        "SELECT every_hours FROM collection_follow WHERE collection_id = ?", [collection_id]
-    ).fetchall()[0][0]
     at = _naive_utc(checked_at)
-    next_check = None if every is None else at + timedelta(hours=float(every))
     conn.execute(
-        "UPDATE collection_follow SET last_check = ?, next_check = ?, last_new = ?"
-        " WHERE collection_id = ?",
-        [at, next_check, new, collection_id],
+        "UPDATE collection_follow SET last_check = ?, last_new = ? WHERE collection_id = ?",
+        [at, new, collection_id],
     )
+    _reschedule(conn, collection_id, checked_at)
     conn.execute("DELETE FROM collection_pending WHERE collection_id = ?", [collection_id])
     for item, reason in dict(pending).items():
         conn.execute(
