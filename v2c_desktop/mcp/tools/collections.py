@@ -21,6 +21,7 @@ from v2c_desktop.core.domain.imports import ImportOutcome
 from v2c_desktop.core.domain.videos import Collection
 from v2c_desktop.core.errors import V2CError, bad_request
 from v2c_desktop.core.gather.collection import FillSummary, fill_collection
+from v2c_desktop.core.gather.videos import InputFailure
 from v2c_desktop.core.ids import youtube_id_from_url
 from v2c_desktop.core.render.common import text_tokens
 
@@ -130,15 +131,14 @@ def register(server: MCPServer[Any], deps: Deps) -> None:
         ctx: Context[Any, Any], collection: RequiredCollection
     ) -> CallToolResult:
         api = await deps.core()
-        target = await api.get_collection(collection)
         progress = Progress(ctx, 1)
         refreshed = await api.refresh_collection(
-            target.id, progress=progress.listener(0), agent=deps.settings().agents
+            collection, progress=progress.listener(0), agent=deps.settings().agents
         )
         await progress.drain()
         return json_result(
             {
-                "collection": target.id,
+                "collection": refreshed.state.collection_id,
                 "new": refreshed.new,
                 "summary": refresh_view(refreshed.result.outcomes, refreshed.state),
                 "watch": watch_view(refreshed.state),
@@ -280,8 +280,10 @@ def refresh_view(outcomes: list[ImportOutcome], state: FollowState) -> dict[str,
             for o in outcomes
             if o.status == "skipped"
         ],
-        "failed": [
-            {"input": o.source, **(o.error.to_dict("agent") if o.error else {"message": o.reason})}
+        "failed": [  # {input, code, message, hint}, as add_to_collection lists them
+            InputFailure(o.source, o.error or V2CError("internal", o.reason or "failed")).to_dict(
+                "agent"
+            )
             for o in outcomes
             if o.status == "failed"
         ],

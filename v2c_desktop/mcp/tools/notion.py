@@ -8,7 +8,6 @@ only (`server.USER_FILE_TOOLS`): a remote client does not write into the user's 
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -30,7 +29,7 @@ in the user's settings), with the video's details, chapters and the transcript, 
 an [m:ss] link that opens the video at that second. Uses the user's own Notion token from
 v2c's settings; exporting again reuses the pages still there. Returns {parent, pages:
 [{videoId, title, status (created|updated|unchanged|failed), url, reason}], created,
-unchanged, failed}."""
+unchanged, failed (inputs that could not be read: {input, code, message, hint})}."""
 
 ParentPage = Annotated[
     str | None,
@@ -84,8 +83,8 @@ def register(server: MCPServer[Any], deps: Deps) -> None:
                     "pages": pages,
                     "created": report.count("created") + report.count("updated"),
                     "unchanged": report.count("unchanged"),
-                    "failed": [*(f.to_dict("agent") for f in gathered.failures)]
-                    + [asdict(p) for p in report.pages if p.status == "failed"],
+                    # inputs that could not be read; a page Notion refused is in `pages`
+                    "failed": [f.to_dict("agent") for f in gathered.failures],
                 }
             )
         )
