@@ -288,29 +288,29 @@ class MainWindow(QMainWindow):
         self.library.export_requested.connect(self.export_from_library)
         self.library.notion_requested.connect(self.export_to_notion)
 
-    def export_from_library(self, video_ids: list[str], collection_id: str) -> None:
-        """The library's "Export to Obsidian…": its selected videos, or a collection."""
+    def _export_scope(self, video_ids: list[str], collection_id: str) -> str:
+        """What a library export is of, in words: a collection, or the videos selected."""
         if collection_id:
             found = self.library.sidebar.collection(collection_id)
-            name = found.name if found is not None else collection_id
-            self.brief_pane.open_export(f"the collection “{name}”", collection=collection_id)
+            return f"the collection “{found.name if found is not None else collection_id}”"
+        what = "1 video" if len(video_ids) == 1 else f"{len(video_ids)} videos"
+        return f"the {what} selected"
+
+    def export_from_library(self, video_ids: list[str], collection_id: str) -> None:
+        """The library's "Export to Obsidian…": its selected videos, or a collection."""
+        what = self._export_scope(video_ids, collection_id)
+        if collection_id:
+            self.brief_pane.open_export(what, collection=collection_id)
         elif video_ids:
-            what = "1 video" if len(video_ids) == 1 else f"{len(video_ids)} videos"
-            self.brief_pane.open_export(f"the {what} selected", video_ids=tuple(video_ids))
+            self.brief_pane.open_export(what, video_ids=tuple(video_ids))
 
     def export_to_notion(self, video_ids: list[str], collection_id: str) -> NotionDialog:
         """The library's "Export to Notion…": its selected videos, or a collection."""
-        if collection_id:
-            found = self.library.sidebar.collection(collection_id)
-            what = f"the collection “{found.name if found is not None else collection_id}”"
-        else:
-            what = "1 video" if len(video_ids) == 1 else f"{len(video_ids)} videos"
-            what = f"the {what} selected"
         dialog = NotionDialog(
             self.api,
             self.runner,
             self.settings,
-            what,
+            self._export_scope(video_ids, collection_id),
             video_ids=tuple(video_ids),
             collection=collection_id or None,
             open_url=lambda url: self.open_url(url),
@@ -342,8 +342,9 @@ class MainWindow(QMainWindow):
             self.player.play_at(video_id, seconds)
 
     def _followed(self, text: str, new: int) -> None:
+        """A scheduled check brought videos in: say so (the change feed already re-reads
+        the library for the panes)."""
         if new:
-            self.library.refresh()
             self.status.showMessage(text)
 
     def _player_message(self, text: str) -> None:

@@ -23,6 +23,7 @@ from .blocks import Block, batches
 NOTION_VERSION = "2022-06-28"
 RETRIES = 3
 MAX_WAIT_S = 30.0
+UNAUTHORIZED = "unauthorized"  # in a refused token's error details: the export stops
 TIMEOUT = httpx.Timeout(30.0, connect=10.0)
 _ID = re.compile(r"([0-9a-fA-F]{32})|([0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12})")
 
@@ -141,7 +142,7 @@ def _answer(response: httpx.Response) -> dict[str, Any]:
             "bad-request",
             "Notion refused the token (unauthorized)",
             "check {notion-token}: it is the integration's secret, starting ntn_ or secret_",
-            {"notion": "unauthorized"},
+            {"notion": UNAUTHORIZED},
         )
     if status in (403, 404):
         raise not_found(

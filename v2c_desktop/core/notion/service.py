@@ -17,7 +17,7 @@ from ..errors import V2CError, bad_request
 from ..progress import Progress, ProgressCallback, ignore_progress
 from ..settings import NotionSettings
 from .blocks import page_title, video_blocks
-from .client import NotionClient, page_id
+from .client import UNAUTHORIZED, NotionClient, page_id
 
 if TYPE_CHECKING:
     from ..library import Library
@@ -28,7 +28,10 @@ STAGE = "export"
 def _stops_everything(error: V2CError) -> bool:
     """A refused token, a parent page out of sight, Notion down or refusing to keep up:
     the same for every video, so said once. Notion refusing one page's content is not."""
-    return error.code in ("not-found", "rate-limited", "upstream") or bool(error.details)
+    return (
+        error.code in ("not-found", "rate-limited", "upstream")
+        or error.details.get("notion") == UNAUTHORIZED
+    )
 
 
 class NotionExporter:
