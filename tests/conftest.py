@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.support import network_guard, qt_messages
+from tests.support.feed_site import Site, serve_site
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("V2C_SHARED", REPO.parent / "shared"))
@@ -90,3 +91,10 @@ def _no_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         children = handle.read().splitlines()
     if here or children:
         pytest.fail(f"the test tried to reach the network: {here + children}", pytrace=False)
+
+
+@pytest.fixture
+def feed_site(tmp_path: Path) -> Iterator[Site]:
+    """An RSS feed of talk pages on 127.0.0.1 that yt-dlp reads as a playlist."""
+    with serve_site(tmp_path / "site") as served:
+        yield served

@@ -6,16 +6,14 @@ publishes a new talk between two checks.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 from pytestqt.qtbot import QtBot
 
 from tests.gui.conftest import wait_for
 from tests.gui.library_helpers import make_pane
-from tests.support.feed_site import Site, serve_site
+from tests.support.feed_site import Site
 from v2c_desktop.core.api import CoreAPI
 from v2c_desktop.ui.bridge import JobRunner
 from v2c_desktop.ui.follow_schedule import FollowSchedule, checked_text
@@ -24,23 +22,19 @@ from v2c_desktop.ui.panes.library.collections_sidebar import schedule_hours
 pytestmark = pytest.mark.gui
 
 
-@pytest.fixture
-def site(tmp_path: Path) -> Iterator[Site]:
-    with serve_site(tmp_path / "site") as served:
-        yield served
-
-
 def test_check_for_new_videos_imports_the_new_upload_in_an_import_row(
-    qtbot: QtBot, core: CoreAPI, runner: JobRunner, site: Site
+    qtbot: QtBot, core: CoreAPI, runner: JobRunner, feed_site: Site
 ) -> None:
     pane = make_pane(qtbot, core, runner)
-    first = pane.imports.rows[pane.start_import([f"{site.base}/feed.xml"], collection="Island")]
+    first = pane.imports.rows[
+        pane.start_import([f"{feed_site.base}/feed.xml"], collection="Island")
+    ]
     qtbot.waitUntil(lambda: first.state != "running", timeout=60000)
     qtbot.waitUntil(lambda: len(pane.sidebar.collections()) == 1)
     pane.sidebar.select("island")
     qtbot.waitUntil(lambda: pane.table.model.rowCount() == 2)
 
-    site.publish("market", "The fish market", "The market opens at six.")
+    feed_site.publish("market", "The fish market", "The market opens at six.")
     pane.sidebar.refresh_requested.emit("island")  # the menu's "Check for new videos"
     (row,) = [r for r in pane.imports.rows.values() if r is not first]
     qtbot.waitUntil(lambda: row.state != "running", timeout=60000)
@@ -61,9 +55,9 @@ def test_what_a_schedule_may_be_typed_as() -> None:
 
 
 def test_the_app_checks_a_collection_whose_next_check_has_come(
-    qtbot: QtBot, core: CoreAPI, runner: JobRunner, site: Site
+    qtbot: QtBot, core: CoreAPI, runner: JobRunner, feed_site: Site
 ) -> None:
-    wait_for(qtbot, core.add([f"{site.base}/feed.xml"], collection="Island"), timeout=60000)
+    wait_for(qtbot, core.add([f"{feed_site.base}/feed.xml"], collection="Island"), timeout=60000)
     store = core._s.library.store  # the last check as if it were a day ago
     past = datetime.now(UTC) - timedelta(days=1)
     wait_for(qtbot, core._s.library.run_store(store.record_follow_check, "island", past, 0, []))
@@ -71,7 +65,7 @@ def test_the_app_checks_a_collection_whose_next_check_has_come(
     assert state.next_check < datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")  # overdue
 
     schedule = FollowSchedule(core, runner)
-    site.publish("market", "The fish market", "The market opens at six.")
+    feed_site.publish("market", "The fish market", "The market opens at six.")
     with qtbot.waitSignal(schedule.checked, timeout=60000) as checked:
         assert schedule.check_now() is not None
         assert schedule.check_now() is None  # one check at a time

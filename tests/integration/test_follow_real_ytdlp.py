@@ -9,20 +9,13 @@ cannot be imported is kept as pending with its reason until a later check brings
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.support.feed_site import Site, serve_site
+from tests.support.feed_site import Site
 from v2c_desktop.cli.main import main as cli_main
-
-
-@pytest.fixture
-def site(tmp_path: Path) -> Iterator[Site]:
-    with serve_site(tmp_path / "site") as served:
-        yield served
 
 
 def v2c(capsys: pytest.CaptureFixture[str], library: Path, *args: str) -> tuple[int, Any]:
@@ -32,29 +25,32 @@ def v2c(capsys: pytest.CaptureFixture[str], library: Path, *args: str) -> tuple[
 
 
 def test_a_refresh_imports_only_the_new_upload_and_keeps_what_failed_pending(
-    site: Site, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    feed_site: Site,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("V2C_HOME", str(tmp_path / "home"))
     library = tmp_path / "lib.duckdb"
-    feed = f"{site.base}/feed.xml"
+    feed = f"{feed_site.base}/feed.xml"
     code, added = v2c(capsys, library, "add", feed, "--collection", "Island talks", "--no-index")
     assert (code, added["added"]) == (0, 2)
     code, shown = v2c(capsys, library, "collections", "show", "island-talks")
     assert shown["watch"]["sources"] == [feed]  # filled from a feed: it follows the feed
     assert shown["watch"]["last_check"] is None and shown["watch"]["every_hours"] is None
 
-    site.publish("market", "The fish market", "The market opens at six in the morning.")
-    site.requests.clear()
+    feed_site.publish("market", "The fish market", "The market opens at six in the morning.")
+    feed_site.requests.clear()
     code, refreshed = v2c(capsys, library, "collections", "refresh", "island-talks")
     assert code == 0, refreshed
     assert refreshed["new"] == 1
     statuses = {i["source"].split("#", 1)[0]: i["status"] for i in refreshed["items"]}
     assert statuses == {
-        f"{site.base}/harbour.html": "skipped",
-        f"{site.base}/lighthouse.html": "skipped",
-        f"{site.base}/market.html": "added",
+        f"{feed_site.base}/harbour.html": "skipped",
+        f"{feed_site.base}/lighthouse.html": "skipped",
+        f"{feed_site.base}/market.html": "added",
     }
-    fetched = site.paths()
+    fetched = feed_site.paths()
     assert "/market.en.vtt" in fetched  # the new upload was read...
     assert not {"/harbour.html", "/harbour.en.vtt", "/lighthouse.html"} & fetched  # ...only it
     watch = refreshed["watch"]
@@ -66,17 +62,17 @@ def test_a_refresh_imports_only_the_new_upload_and_keeps_what_failed_pending(
     )
 
     # an upload whose subtitles are gone: pending with the reason, the others untouched
-    site.publish("storm", "The storm", "The storm closed the harbour for two days.")
-    (site.root / "storm.en.vtt").unlink()
+    feed_site.publish("storm", "The storm", "The storm closed the harbour for two days.")
+    (feed_site.root / "storm.en.vtt").unlink()
     code, refreshed = v2c(capsys, library, "collections", "refresh", "island-talks")
     assert code == 1 and refreshed["new"] == 0
     (pending,) = refreshed["watch"]["pending"]
-    assert pending["input"].startswith(f"{site.base}/storm.html") and pending["reason"]
+    assert pending["input"].startswith(f"{feed_site.base}/storm.html") and pending["reason"]
     code, shown = v2c(capsys, library, "collections", "show", "island-talks")
     assert len(shown["videos"]) == 3 and shown["watch"]["pending"] == [pending]
 
     # the subtitles are back: the next check brings it in and clears the pending list
-    (site.root / "storm.en.vtt").write_text(
+    (feed_site.root / "storm.en.vtt").write_text(
         "WEBVTT\n\n00:00:01.000 --> 00:00:04.000\nThe storm closed the harbour for two days.\n",
         encoding="utf-8",
     )
@@ -85,7 +81,10 @@ def test_a_refresh_imports_only_the_new_upload_and_keeps_what_failed_pending(
 
 
 def test_a_schedule_needs_a_followed_source_and_says_when_it_checks_next(
-    site: Site, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    feed_site: Site,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("V2C_HOME", str(tmp_path / "home"))
     library = tmp_path / "lib.duckdb"
@@ -96,7 +95,9 @@ def test_a_schedule_needs_a_followed_source_and_says_when_it_checks_next(
     code, refused = v2c(capsys, library, "collections", "watch", "hand-picked", "--every", "6")
     assert code != 0 and refused["error"] == "bad-request"
 
-    v2c(capsys, library, "add", f"{site.base}/feed.xml", "--collection", "Island", "--no-index")
+    v2c(
+        capsys, library, "add", f"{feed_site.base}/feed.xml", "--collection", "Island", "--no-index"
+    )
     code, watched = v2c(capsys, library, "collections", "watch", "island", "--every", "6")
     assert code == 0 and watched["watch"]["every_hours"] == 6.0
     assert watched["watch"]["next_check"]  # six hours from now: nothing checked yet

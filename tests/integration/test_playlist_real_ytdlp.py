@@ -15,21 +15,14 @@ tests.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.support.feed_site import TALKS, Site, serve_site
+from tests.support.feed_site import TALKS, Site
 from v2c_desktop.cli.main import main as cli_main
 from v2c_desktop.core.store import open_library
-
-
-@pytest.fixture
-def site(tmp_path: Path) -> Iterator[Site]:
-    with serve_site(tmp_path / "site") as served:
-        yield served
 
 
 def v2c_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, Any]]:
@@ -40,11 +33,14 @@ def v2c_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[
 
 
 def test_add_a_playlist_imports_every_video_into_the_collection_with_the_real_ytdlp(
-    site: Site, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    feed_site: Site,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("V2C_HOME", str(tmp_path / "home"))
     library = tmp_path / "lib.duckdb"
-    feed = f"{site.base}/feed.xml"
+    feed = f"{feed_site.base}/feed.xml"
     code, added = v2c_json(
         capsys, "--library", str(library), "add", feed, "--collection", "Island talks", "--no-index"
     )
@@ -54,8 +50,8 @@ def test_add_a_playlist_imports_every_video_into_the_collection_with_the_real_yt
     assert [i["status"] for i in items] == ["added", "added"]
     # the playlist's entries, in feed order: each a page of this site, not the feed itself
     pages = [i["source"].split("#", 1)[0] for i in items]
-    assert pages == [f"{site.base}/{name}.html" for name in TALKS]
-    assert {"/feed.xml", "/harbour.en.vtt", "/lighthouse.en.vtt"} <= site.paths()
+    assert pages == [f"{feed_site.base}/{name}.html" for name in TALKS]
+    assert {"/feed.xml", "/harbour.en.vtt", "/lighthouse.en.vtt"} <= feed_site.paths()
 
     with open_library(library) as store:
         videos = {v.id: v for v in store.list_videos()}
@@ -85,12 +81,15 @@ def test_add_a_playlist_imports_every_video_into_the_collection_with_the_real_yt
     "core/importers/web/expand._entry_url should unsmuggle it (yt_dlp.utils.unsmuggle_url)",
 )
 def test_a_playlist_entry_is_stored_under_its_own_address(
-    site: Site, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    feed_site: Site,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("V2C_HOME", str(tmp_path / "home"))
     library = tmp_path / "lib.duckdb"
     code, added = v2c_json(
-        capsys, "--library", str(library), "add", f"{site.base}/feed.xml", "--no-index"
+        capsys, "--library", str(library), "add", f"{feed_site.base}/feed.xml", "--no-index"
     )
     assert code == 0, added
-    assert [i["source"] for i in added["items"]] == [f"{site.base}/{n}.html" for n in TALKS]
+    assert [i["source"] for i in added["items"]] == [f"{feed_site.base}/{n}.html" for n in TALKS]
