@@ -9,7 +9,8 @@ the moment it names, compared the one fair way for captions with or without punc
 - a quote needs at least `MIN_QUOTE_WORDS` words (shorter ones match almost anywhere);
 - the window is every segment overlapping `start` +- `WINDOW_S`, extended by the quote's own
   length in words on each side;
-- a span of ceil(1.25 x quote words) transcript words slides over the window; its score is
+- a span of ceil(1.25 x quote words) transcript words slides over the window (cut short
+  at the window's end, so a quote of a transcript's last words is found); its score is
   the number of quote words found in it (order ignored, each used once) over the quote's word
   count; the best span passes at `THRESHOLD` (an exact quote scores 1.0; about one word in
   five misheard still passes; a paraphrase in other words fails);
@@ -97,19 +98,22 @@ class TranscriptIndex:
     ) -> tuple[float, int, int]:
         """(score, first matched word, last matched word) of the best span in [first, last).
 
-        Among spans of the best score, the tightest match wins (a quote's words recur in a
-        talk), then the one nearest `near` seconds.
+        Every start position is tried, up to the range's last word: near the end a span is
+        cut short by the range (a quote of a transcript's last words must still be found
+        whole). A span is only scored from a word of the quote: a span starting elsewhere
+        matches no more than the one starting at its first matched word, which is tried too
+        (it covers the same matched words, as it is as wide or cut at the same end). Among
+        spans of the best score, the tightest match wins (a quote's words recur in a talk),
+        then the one nearest `near` seconds.
         """
         need = Counter(quote)
         width = math.ceil(SPAN_FACTOR * len(quote))
-        last = min(last, len(self.words))
+        first, last = max(0, first), min(last, len(self.words))
         best: tuple[float, int, float, int, int] | None = None  # score, -tightness, -distance
-        for begin in range(first, max(first + 1, last - width + 1)):
-            end = min(begin + width, last)
-            if begin >= end:
-                break
+        for begin in range(first, last):
             if self.words[begin] not in need:
-                continue  # a best span can always start on a matched word
+                continue
+            end = min(begin + width, last)
             left = Counter(need)
             used: list[int] = []
             for position in range(begin, end):
@@ -117,8 +121,6 @@ class TranscriptIndex:
                 if left[word] > 0:
                     left[word] -= 1
                     used.append(position)
-            if not used:
-                continue
             score = len(used) / len(quote)
             when = self.segments[self.segment_of[used[0]]].start
             distance = abs(when - near) if near is not None else 0.0
