@@ -5,13 +5,16 @@ window, minus the answer and the prompt, capped at `MAX_SOURCE_TOKENS`. When eve
 fits, one call returns the answer with its quotes inline; otherwise each video is cut at
 line boundaries into chunks that fit, each chunk becomes claims (`map`), every claim's quote
 is verified, and one call organises the verified claims, citing them by number (`reduce`).
-A chunk's claims are cached by transcript, model and prompt version, so a re-run after
-adding one video maps only that video. A step that fails does not sink the brief: it is
-noted, and what was verified so far still makes a (partial) brief.
+A chunk's claims are cached by transcript, question, model and prompt version, so a re-run
+after adding one video maps only that video. The question is part of the key because the
+map prompt asks for the claims that bear on it (at most `prompts.MAX_CLAIMS` a chunk): a
+map made for one question is a poor pick of claims for another. A step that fails does not
+sink the brief: it is noted, and what was verified so far still makes a (partial) brief.
 """
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -35,8 +38,8 @@ MAP_ANSWER_TOKENS = 900
 #: Reduce prompts carry claims, not transcripts: about this many tokens each.
 CLAIM_TOKENS = 60
 
-#: (video id, transcript hash, model, prompt version, chunk budget, chunk index)
-MapKey = tuple[str, str, str, str, int, int]
+#: (video id, transcript hash, question key, model, prompt version, chunk budget, chunk index)
+MapKey = tuple[str, str, str, str, str, int, int]
 MapCache = Callable[[MapKey], Awaitable[list[dict[str, Any]] | None]]
 MapStore = Callable[[MapKey, list[dict[str, Any]]], Awaitable[None]]
 
@@ -103,6 +106,12 @@ class Generated:
     removed_items: int = 0
     served_by: set[str] = field(default_factory=set)
     attempts: list[dict[str, Any]] = field(default_factory=list)
+
+
+def question_key(question: str) -> str:
+    """The question as the map cache knows it: the same words in any case or spacing."""
+    words = " ".join(question.lower().split())
+    return hashlib.sha256(words.encode("utf-8")).hexdigest()[:16]
 
 
 def grounded(chain: Sequence[ChatModel]) -> bool:
@@ -201,6 +210,7 @@ async def _map_reduce(
     model_id = chain[0].info.id
     map_budget = piece_tokens or max(800, budget - MAP_ANSWER_TOKENS)
     work = [chunk for source in sources for chunk in chunks_of(source, map_budget)]
+    asked = question_key(question)
     started = time.perf_counter()
     verify_ms = 0.0
     served: str | None = None
@@ -209,6 +219,7 @@ async def _map_reduce(
         key: MapKey = (
             chunk.source.video_id,
             chunk.source.transcript_key(),
+            asked,
             model_id,
             prompts.MAP_LINES_PROMPT_VERSION if grounded(chain) else prompts.MAP_PROMPT_VERSION,
             map_budget,

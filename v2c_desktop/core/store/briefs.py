@@ -2,8 +2,8 @@
 
 A brief is kept as the JSON of its `Brief` object (the wire codec's form), so a reopened
 brief shows exactly what was shown, even after its videos change. Map steps are cached per
-(video, transcript, model, prompt version, chunk budget, chunk): a changed transcript or a
-new prompt never reuses stale claims.
+(video, transcript, question, model, prompt version, chunk budget, chunk): a changed
+transcript, another question or a new prompt never reuses stale claims.
 """
 
 from __future__ import annotations
@@ -83,13 +83,15 @@ def delete(conn: duckdb.DuckDBPyConnection, brief_id: str) -> None:
         raise not_found(f"no brief {brief_id!r}", "run `v2c briefs list` to see the saved briefs")
 
 
-MapKey = Sequence[Any]  # video id, transcript key, model, prompt version, chunk budget, chunk
+#: video id, transcript key, question key, model, prompt version, chunk budget, chunk
+MapKey = Sequence[Any]
 
 
 def get_map(conn: duckdb.DuckDBPyConnection, key: MapKey) -> list[dict[str, Any]] | None:
     rows = conn.execute(
-        "SELECT claims FROM brief_maps WHERE video_id = ? AND transcript_key = ? AND model = ?"
-        " AND prompt_version = ? AND chunk_budget = ? AND chunk = ?",
+        "SELECT claims FROM brief_maps WHERE video_id = ? AND transcript_key = ?"
+        " AND question_key = ? AND model = ? AND prompt_version = ? AND chunk_budget = ?"
+        " AND chunk = ?",
         list(key),
     ).fetchall()
     if not rows:
@@ -100,6 +102,8 @@ def get_map(conn: duckdb.DuckDBPyConnection, key: MapKey) -> list[dict[str, Any]
 
 def put_map(conn: duckdb.DuckDBPyConnection, key: MapKey, claims: list[dict[str, Any]]) -> None:
     conn.execute(
-        "INSERT OR REPLACE INTO brief_maps VALUES (?, ?, ?, ?, ?, ?, ?, current_localtimestamp())",
+        "INSERT OR REPLACE INTO brief_maps (video_id, transcript_key, question_key, model,"
+        " prompt_version, chunk_budget, chunk, claims, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, current_localtimestamp())",
         [*key, json.dumps(claims, ensure_ascii=False)],
     )

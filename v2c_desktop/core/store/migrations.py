@@ -292,6 +292,28 @@ MIGRATIONS: tuple[Migration, ...] = (
             )""",
         ),
     ),
+    Migration(
+        # A brief's map step picks the claims that bear on its question, so its cache is
+        # keyed by the question too. The old rows were picked for a question they do not
+        # record: they are dropped (a cache, rebuilt on the next brief), not guessed at.
+        "0013_brief_maps_by_question",
+        (
+            "DROP TABLE brief_maps",
+            """CREATE TABLE brief_maps (
+                video_id VARCHAR NOT NULL,
+                transcript_key VARCHAR NOT NULL,
+                question_key VARCHAR NOT NULL,
+                model VARCHAR NOT NULL,
+                prompt_version VARCHAR NOT NULL,
+                chunk_budget INTEGER NOT NULL,
+                chunk INTEGER NOT NULL,
+                claims VARCHAR NOT NULL,
+                created_at TIMESTAMP NOT NULL,
+                PRIMARY KEY (video_id, transcript_key, question_key, model, prompt_version,
+                    chunk_budget, chunk)
+            )""",
+        ),
+    ),
 )
 
 
