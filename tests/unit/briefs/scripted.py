@@ -38,6 +38,8 @@ class BriefWriter:
     fail_on_title: str | None = None
     wait_for: asyncio.Event | None = None
     calls: list[str] = field(default_factory=list)
+    #: every claim a map step answered, with its video's title: (title, claim)
+    mapped: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
     @property
     def info(self) -> ModelInfo:
@@ -77,14 +79,19 @@ class BriefWriter:
         if self.fail_on_title and any(self.fail_on_title in t for t, _ in sources.values()):
             raise ModelCallFailed(self.model_id, "server-error", "scripted failure")
         if step == "map":
-            return {"claims": self._claims(sources)}
+            claims = self._claims(sources)
+            titles = {n: title for n, (title, _) in sources.items()}
+            self.mapped += [(titles[c["source"]], c) for c in claims]
+            return {"claims": claims}
         inline = _is_inline(json_schema)
         claims = _claims_in(prompt)
         if step == "data":
             return self._data(sources, claims, inline)
         if "points" in props:
             return self._points(sources, claims, inline)
-        return self._comparison(sources, claims, inline)
+        if "options" in props:
+            return self._comparison(sources, claims, inline)
+        return self._template(json_schema, sources, claims, inline)
 
     # -- steps ---------------------------------------------------------------------------
     def _claims(
@@ -167,6 +174,15 @@ class BriefWriter:
                     ],
                 }
             )
+            points.append(
+                {
+                    "topic": "Forgetting",
+                    "text": "Nothing is ever forgotten.",
+                    "support": [{"source": 1, "time": "0:05", "quote": "we never forget a thing"}],
+                    "oppose": self._evidence(sources, claims, True, 2),
+                    "counter": "Forgetting is part of how memory works.",
+                }
+            )
         else:
             firsts = [ids[0] for ids in by_video.values()]
             points.append(
@@ -177,6 +193,24 @@ class BriefWriter:
                 }
             )
             videos = list(by_video.values())
+            if videos and len(videos[0]) > 3:  # two claims, one video: never a consensus
+                points.append(
+                    {
+                        "topic": "Memory",
+                        "text": "One video says it twice.",
+                        "support": [videos[0][2], videos[0][3]],
+                    }
+                )
+            if len(videos) >= 2 and len(videos[1]) > 2:  # its support fails, not its other side
+                points.append(
+                    {
+                        "topic": "Forgetting",
+                        "text": "Nothing is ever forgotten.",
+                        "support": [999],
+                        "oppose": [videos[1][2]],
+                        "counter": "Forgetting is part of how memory works.",
+                    }
+                )
             if len(videos) >= 2 and len(videos[0]) > 1 and len(videos[1]) > 1:
                 points.append(
                     {
@@ -213,6 +247,39 @@ class BriefWriter:
             ],
             "verdict": {"text": "They agree.", "sources": good},
         }
+
+    def _template(self, schema, sources, claims, inline):  # type: ignore[no-untyped-def]
+        """Any template's answer, filled from its own schema: every list of citable items
+        gets two, the first with real evidence, the second with evidence that fails."""
+        counter = iter(range(1000))
+
+        def fill(node: dict[str, Any], name: str) -> Any:
+            kind = node.get("type")
+            if "enum" in node:
+                return node["enum"][-1]
+            if kind == "object":
+                props = node.get("properties", {})
+                out = {key: fill(sub, key) for key, sub in props.items() if key != "sources"}
+                if "sources" in props:
+                    out["sources"] = self._evidence(sources, claims, inline, next(counter))
+                return out
+            if kind == "array":
+                item = node.get("items", {})
+                if item.get("type") == "object" and "sources" in item.get("properties", {}):
+                    good = fill(item, name)
+                    bad = fill(item, name)
+                    bad["sources"] = (
+                        [{"source": 1, "time": "0:05", "quote": "words no video ever says here"}]
+                        if inline
+                        else [999]
+                    )
+                    return [good, bad]
+                return [fill(item, name), fill(item, name)]
+            if kind == "integer":
+                return 3
+            return f"{name} {next(counter)}"
+
+        return fill(schema, "answer")
 
     def _data(self, sources, claims, inline):  # type: ignore[no-untyped-def]
         return {

@@ -138,8 +138,11 @@ def points_from_brief(
 ) -> tuple[str, list[BriefTopic]]:
     """(bottom line, topics) from a `brief` answer; evidence inline or by claim number.
 
-    A point keeps only its verified evidence and is dropped when none is left; verified
-    claims no point cited become single-source points under their own topic.
+    A point keeps only its verified evidence. A point with no verified support is never
+    shown, but verified evidence against it is not lost: the opposing side becomes a point
+    of its own (the model's `counter` sentence, else what that evidence says), classified
+    like any other. Verified claims no point cited become single-source points under their
+    own topic.
     """
     used: set[int] = set()
     topics: dict[str, BriefTopic] = {}
@@ -148,24 +151,43 @@ def points_from_brief(
         if not isinstance(point, dict):
             continue
         text = " ".join(str(point.get("text") or "").split())
-        support = _evidence(point.get("support"), evidence, text, inline, used)
-        oppose = _evidence(point.get("oppose"), evidence, text, inline, used)
-        if not support:
-            continue  # an uncited point is never shown; its rejected quotes are listed
         name = _topic(point.get("topic"))
-        counter = " ".join(str(point.get("counter") or "").split()) if oppose else ""
-        _put(
-            topics,
-            order,
-            name,
-            BriefPoint(text, kind_of(support, oppose), support, oppose, counter),
-        )
-    for claim in evidence.claims:
-        if claim.n not in used:
-            point = BriefPoint(claim.text, "single-source", [claim.citation])
-            _put(topics, order, claim.topic, point)
+        counter = " ".join(str(point.get("counter") or "").split())
+        support = _evidence(point.get("support"), evidence, text, inline)
+        oppose = _evidence(point.get("oppose"), evidence, counter or text, inline)
+        if support:
+            used.update(n for _, n in [*support, *oppose] if n is not None)
+            against = [c for c, _ in oppose]
+            shown = BriefPoint(
+                text,
+                kind_of([c for c, _ in support], against),
+                [c for c, _ in support],
+                against,
+                counter if against else "",
+            )
+        elif oppose:  # the point fell; the verified other side stands on its own
+            used.update(n for _, n in oppose if n is not None)
+            found = [c for c, _ in oppose]
+            first = evidence.claim(oppose[0][1]) if oppose[0][1] is not None else None
+            said = counter or (first.text if first is not None else f"“{found[0].quote}”")
+            shown = BriefPoint(said, kind_of(found, []), found)
+        else:
+            continue  # an uncited point is never shown; its rejected quotes are listed
+        _put(topics, order, name, shown)
+    for topic in single_source_topics(c for c in evidence.claims if c.n not in used):
+        for shown in topic.points:
+            _put(topics, order, topic.name, shown)
     bottom = " ".join(str(data.get("bottom_line") or "").split())
     return bottom, [topics[key] for key in order]
+
+
+def single_source_topics(claims: Iterable[Claim]) -> list[BriefTopic]:
+    """Each claim as a single-source point under its topic (topics in first-seen order)."""
+    topics: dict[str, BriefTopic] = {}
+    order: list[str] = []
+    for claim in claims:
+        _put(topics, order, claim.topic, BriefPoint(claim.text, "single-source", [claim.citation]))
+    return [topics[key] for key in order]
 
 
 def _put(topics: dict[str, BriefTopic], order: list[str], name: str, point: BriefPoint) -> None:
@@ -177,19 +199,20 @@ def _put(topics: dict[str, BriefTopic], order: list[str], name: str, point: Brie
 
 
 def _evidence(
-    entries: Any, evidence: Evidence, text: str, inline: bool, used: set[int]
-) -> list[BriefCitation]:
-    out: list[BriefCitation] = []
+    entries: Any, evidence: Evidence, text: str, inline: bool
+) -> list[tuple[BriefCitation, int | None]]:
+    """The verified citations among `entries`, each with its claim number (None inline)."""
+    out: list[tuple[BriefCitation, int | None]] = []
     for entry in entries if isinstance(entries, list) else []:
+        number: int | None = None
         if inline:
             citation = evidence.cite(entry, text)
         else:
             claim = evidence.claim(entry)
             citation = claim.citation if claim is not None else None
-            if claim is not None:
-                used.add(claim.n)
-        if citation is not None and citation not in out:
-            out.append(citation)
+            number = claim.n if claim is not None else None
+        if citation is not None and all(citation != c for c, _ in out):
+            out.append((citation, number))
     return out
 
 
@@ -212,9 +235,9 @@ def resolve_items(
             out: dict[str, Any] = {}
             if _SOURCES in value:
                 label = " ".join(str(v) for v in value.values() if isinstance(v, str))[:200]
-                found = _evidence(value.get(_SOURCES), evidence, label, inline, set())
+                found = _evidence(value.get(_SOURCES), evidence, label, inline)
                 if found:
-                    citations[pointer] = found
+                    citations[pointer] = [c for c, _ in found]
                 else:
                     keep = False
             for key, item in value.items():

@@ -25,7 +25,14 @@ from ..models.chain import ChainRun, complete_json
 from ..models.types import ChatModel, ChatOptions
 from . import prompts
 from .events import BriefCitation, BriefStep, BriefTopic, StageTiming
-from .evidence import Claim, Evidence, points_from_brief, resolve_items, uncited_pointers
+from .evidence import (
+    Claim,
+    Evidence,
+    points_from_brief,
+    resolve_items,
+    single_source_topics,
+    uncited_pointers,
+)
 from .grounding import LineKeys
 from .schema_subset import leaf_pointers
 from .sources import BriefSource, Chunk, chunks_of
@@ -242,9 +249,13 @@ async def _map_reduce(
     result.timings.append(StageTiming("verify", verify_ms))
     yield BriefStep("reduce", 0, 1, f"{len(evidence.claims)} claims")
     started = time.perf_counter()
-    answer = await _reduce(question, evidence.claims, spec, chain, budget, result)
+    answer, left = await _reduce(question, evidence.claims, spec, chain, budget, result)
     result.timings.append(StageTiming("reduce", _ms(started), _last_served(result)))
     _organise(answer or {}, spec, result, inline=False)
+    if spec.template is None or spec.template.id != "brief":
+        # a brief lists every claim no point used itself; a template's answer holds only
+        # what fitted its call, so the claims left out are listed here: none is lost
+        result.topics = single_source_topics(left)
     yield BriefStep("reduce", 1, 1, "done")
 
 
@@ -286,22 +297,26 @@ async def _reduce(
     chain: Sequence[ChatModel],
     budget: int,
     result: Generated,
-) -> dict[str, Any] | None:
-    """Organise the verified claims, in as many calls as they need (each call fits).
+) -> tuple[dict[str, Any] | None, list[Claim]]:
+    """Organise the verified claims, in as many calls as they need (each call fits): the
+    answer, and the claims no call organised (a failed call's; a template's beyond its one
+    call), which the caller lists as single-source points.
 
     A brief's points from several calls are put together (the first call's bottom line
-    leads); a template or schema is filled from the first call's claims only, and the
-    others are listed as single-source points (said in the limitations).
+    leads); a template or schema is filled from one call's claims only, so that the values
+    of one answer never mix two calls.
     """
     if not claims:
-        return None
+        return None, []
     size = max(1, budget // CLAIM_TOKENS)
     mixed = _round_robin(claims)  # every call sees every video: agreement needs two
     batches = [mixed[i : i + size] for i in range(0, len(mixed), size)]
     is_brief = spec.template is not None and spec.template.id == "brief"
+    left: list[Claim] = []
     if not is_brief and len(batches) > 1:
+        left = [c for batch in batches[1:] for c in batch]
         result.limitations.append(
-            f"{len(claims) - size} verified claims did not fit one organising call; they are "
+            f"{len(left)} verified claims did not fit one organising call; they are "
             "listed as single-source points"
         )
         batches = batches[:1]
@@ -318,6 +333,7 @@ async def _reduce(
                 f"organising {len(batch)} claims failed ({error.message}): each of them is "
                 "shown as its own point"
             )
+            left.extend(batch)
             continue
         finally:
             result.attempts += run.attempts_dicts()
@@ -327,7 +343,7 @@ async def _reduce(
             merged = answer
         elif is_brief:
             merged["points"] = [*(merged.get("points") or []), *(answer.get("points") or [])]
-    return merged
+    return merged, left
 
 
 def _round_robin(claims: Sequence[Claim]) -> list[Claim]:

@@ -68,6 +68,8 @@ def markdown(brief: Brief, max_words: int = 400) -> str:
     out += [f"**Question:** {inert(brief.question)}", ""]
     if brief.bottom_line:
         out += ["## Bottom line", "", inert(brief.bottom_line), ""]
+    if brief.data is not None:  # a template's answer leads; its other claims follow
+        out += _data_section(brief)
     budget = max_words - _words(brief.bottom_line)
     more: list[tuple[str, BriefPoint]] = []
     if brief.topics:
@@ -82,8 +84,6 @@ def markdown(brief: Brief, max_words: int = 400) -> str:
             shown += _point_lines(point, brief.extractive)
         if shown:
             out += [f"### {inert(topic.name)}", "", *shown, ""]
-    if brief.data is not None:
-        out += _data_section(brief)
     if more:
         out += ["## More points", ""]
         for name, point in more:
