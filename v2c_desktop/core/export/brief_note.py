@@ -8,10 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 from ..briefs.events import Brief, BriefCitation, BriefPoint
+from ..briefs.render import _at as value_at
+from ..briefs.render import _summary as value_text
 from ..timecode import clock
 from .frontmatter import Item, Link, Value, date_or_none
 from .inert import inert
 from .links import Anchor, safe_url, wikilink
+from .note import Rendered
 
 BRIEF_KEYS = (
     "title",
@@ -129,17 +132,39 @@ def _data(brief: Brief, anchors: dict[str, Anchor]) -> list[str]:
         out = _comparison(brief, data, anchors)
     elif brief.template == "tutorial-steps":
         out = _steps(brief, data, anchors)
-    else:
+    else:  # buyer-guide, summary, a user's schema: each cited value, as the CLI shows it
         out = ["## Answer", ""]
         for pointer, citations in sorted(brief.data_citations.items()):
-            out.append(f"- {inert(pointer)}")
+            out.append(f"- {_valued(data, pointer)}")
             out += [f"  - {cite(c, anchors)}" for c in citations]
         out.append("")
     if brief.uncited:
         out += ["Values no verified citation supports:", ""]
-        out += [f"- {inert(p)}" for p in brief.uncited]
+        out += [f"- {_valued(data, p)}" for p in brief.uncited]
         out.append("")
     return out
+
+
+def _valued(data: dict[str, Any], pointer: str) -> str:
+    """`/models/0: name: Golf; years: 2015-2018` (the value at a JSON pointer, flattened
+    by the same rules as `briefs.render`), or the pointer alone when nothing is there."""
+    value = value_at(data, pointer)
+    shown = inert(value_text(value)) if value is not None else ""
+    return f"{inert(pointer)}: {shown}" if shown else inert(pointer)
+
+
+def cited_videos(brief: Brief) -> list[str]:
+    """Every video a brief cites, in first-cited order: in its points, its template
+    results (comparison cells, tutorial steps, a schema's values), and its coverage."""
+    cited = [c.video_id for p in brief.points for c in [*p.support, *p.oppose]]
+    cited += [c.video_id for _, cs in sorted(brief.data_citations.items()) for c in cs]
+    return list(dict.fromkeys(cited))
+
+
+def brief_title(brief: Brief) -> str:
+    """The brief's title (its question when it has none): the `title` property and how
+    the index lists it."""
+    return brief.title or brief.question or "Brief"
 
 
 def brief_body(brief: Brief, anchors: dict[str, Anchor]) -> str:
@@ -188,7 +213,7 @@ def _scope(brief: Brief) -> str:
 
 def brief_properties(brief: Brief, anchors: dict[str, Anchor]) -> dict[str, Value]:
     props: dict[str, Value] = {
-        "title": brief.title or "Brief",
+        "title": brief_title(brief),
         "question": brief.question,
         "template": brief.template,
     }
@@ -201,9 +226,21 @@ def brief_properties(brief: Brief, anchors: dict[str, Anchor]) -> dict[str, Valu
     created = date_or_none(brief.created_at)
     if created is not None:
         props["created"] = created
-    cited = [c.video_id for p in brief.points for c in [*p.support, *p.oppose]]
-    cited += [s.video_id for s in brief.coverage if s.status == "read"]
+    cited = cited_videos(brief) + [s.video_id for s in brief.coverage if s.status == "read"]
     videos: list[Item] = [Link(anchors[v].target) for v in dict.fromkeys(cited) if v in anchors]
     if videos:
         props["videos"] = videos
     return props
+
+
+def render_brief(brief: Brief, anchors: dict[str, Anchor]) -> Rendered:
+    """The note for `brief`; `anchors` are the exported video notes its citations link to."""
+    return Rendered(
+        kind="brief",
+        subject_id=brief.id,
+        id_key="v2c_brief_id",
+        owned_keys=BRIEF_KEYS,
+        props=brief_properties(brief, anchors),
+        inside=brief_body(brief, anchors),
+        tags=[BRIEF_TAG],
+    )

@@ -12,7 +12,7 @@ from typing import Literal
 from ..wire import wire
 from .links import obsidian_uri
 
-NoteKind = Literal["video", "brief", "index", "base"]
+NoteKind = Literal["video", "brief", "index", "playlist", "base"]
 #: created: a new note; updated: the app's part was rewritten (the user's text kept);
 #: unchanged: nothing to write; conflict: the user edited the app's part, so the new
 #: version went beside the note (`beside`) and the note itself was left alone.
@@ -24,7 +24,9 @@ NoteAction = Literal["created", "updated", "unchanged", "conflict"]
 class ExportRequest:
     """What to export into which vault. With no videos, collection or briefs named, the
     whole library; a brief's cited videos are always exported with it (its citations link
-    to their notes). `folder` is inside the vault; `dry_run` writes nothing."""
+    to their notes). `folder` is inside the vault; `dry_run` writes nothing; `playlist`
+    also writes a playlist note of every exported video, which Media Extended plays in
+    order."""
 
     vault: str
     folder: str = "v2c"
@@ -33,12 +35,16 @@ class ExportRequest:
     brief_ids: tuple[str, ...] = ()
     dry_run: bool = False
     channel_in_name: bool = False
+    playlist: bool = False
 
 
 @wire
 @dataclass(frozen=True, slots=True)
 class ExportedNote:
-    """One note the export created, updated, left alone or could not update safely."""
+    """One note the export created, updated, left alone or could not update safely.
+
+    `duplicates`: other notes in the vault with the same id (a note the user copied);
+    they were left alone, and the user may want to delete them."""
 
     kind: NoteKind
     subject_id: str
@@ -47,6 +53,7 @@ class ExportedNote:
     beside: str = ""
     kept_user_text: bool = False
     reason: str = ""
+    duplicates: tuple[str, ...] = ()
 
 
 @wire
@@ -86,3 +93,8 @@ class ExportReport:
     @property
     def conflicts(self) -> list[ExportedNote]:
         return self._with("conflict")
+
+    @property
+    def duplicated(self) -> list[ExportedNote]:
+        """The notes found more than once in the vault (by their id)."""
+        return [n for n in self.notes if n.duplicates]

@@ -41,6 +41,14 @@ class Number:
 
 
 @dataclass(frozen=True, slots=True)
+class Flag:
+    """A checkbox property, written as YAML `true` / `false` (Media Extended reads
+    `playlist: true` as a boolean, not as text)."""
+
+    value: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Link:
     """A link property, written as a quoted `"[[target]]"` (target: a vault path)."""
 
@@ -51,7 +59,7 @@ class Link:
 
 
 Item = str | Link
-Value = str | Date | Number | Link | list[Item]
+Value = str | Date | Number | Flag | Link | list[Item]
 ReadValue = str | list[str]
 
 
@@ -80,6 +88,8 @@ def render_property(key: str, value: Value) -> list[str]:
         return [f"{key}: {value.text}"]
     if isinstance(value, Number):
         return [f"{key}: {value.value}"]
+    if isinstance(value, Flag):
+        return [f"{key}: {'true' if value.value else 'false'}"]
     return [f"{key}: {_quoted(value)}"]
 
 
@@ -98,6 +108,8 @@ def canonical(value: Value | ReadValue) -> str:
         return _canonical_item(value)
     if isinstance(value, Date):
         return value.text
+    if isinstance(value, Flag):
+        return "true" if value.value else "false"
     return str(value.value)
 
 

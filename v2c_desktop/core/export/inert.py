@@ -20,14 +20,23 @@ _WWW = re.compile(r"(?i)\bwww\.")
 _LEADING = re.compile(r"^([-+>]|\d+[.)])")
 
 
+#: The ASCII control characters `str.isspace` does not count as space (the rest of
+#: ASCII has no format or unassigned characters): what `_one_line` drops from ASCII text.
+_ASCII_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f]")
+
+
 def _one_line(text: str) -> str:
     """Whitespace (every kind Python knows, including U+2028) collapsed to single spaces;
     control and format characters (bidi overrides, zero-width) dropped."""
-    kept = "".join(
-        ch
-        for ch in str(text)
-        if unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Cn") or ch.isspace()
-    )
+    text = str(text)
+    if text.isascii():  # most captions: one regex instead of a look-up per character
+        kept = _ASCII_CONTROL.sub("", text)
+    else:
+        kept = "".join(
+            ch
+            for ch in text
+            if unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Cn") or ch.isspace()
+        )
     return " ".join(kept.split())
 
 

@@ -3,8 +3,8 @@ the media property Media Extended reads.
 
 A brief's citation links to `[[Video#^t-83]]`, so the block id of a transcript line must be
 computable from the citation's time alone, the same way the video note computed it: the
-id is the line's whole second (`t-83`), and a second line starting in the same second gets
-a letter (`t-83-b`). A citation's time was snapped to a segment start, so it lands on its
+id is the line's whole second (`t-83`), and a further line starting in the same second gets
+a counter (`t-83-2`, `t-83-3`). A citation's time was snapped to a segment start, so it lands on its
 line; any other time lands on the line that was playing then.
 """
 
@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
@@ -68,19 +69,60 @@ def vault_media(video: Video, vault: Path) -> str:
         return ""
 
 
+#: A time no caption starts at, to find where a video's timestamp URL writes the time.
+_PROBE = 4321.5
+_CHECK = 98.25
+
+
+def _swap(head: str, tail: str, exact: bool) -> Callable[[float], str]:
+    """The URL with the time between `head` and `tail`: as `83.5` (a file's media
+    fragment) or as whole seconds (`&t=83s`), the way `timestamp_url` writes it."""
+    if exact:
+        return lambda seconds: f"{head}{seconds:g}{tail}"
+    return lambda seconds: f"{head}{max(0, int(seconds))}{tail}"
+
+
+def _url_maker(video: Video) -> Callable[[float], str]:
+    """`seconds -> safe timestamp URL` for `video`, with the URL's checks done once.
+
+    A video's link differs from second to second only in the number (`&t=83s`, `#t=83.5`),
+    so the URL is made once at a probe time and the number swapped: an export links every
+    transcript line, and parsing the same URL thousands of times was most of its time. A
+    form where the probe does not show exactly once (Twitch's `1h12m1s`) is made each time.
+    """
+
+    def slow(seconds: float) -> str:
+        return safe_url(timestamp_url(video, seconds))
+
+    probe = slow(_PROBE)
+    if not probe:
+        return lambda seconds: ""
+    for text, exact in ((f"{_PROBE:g}", True), (str(int(_PROBE)), False)):
+        if probe.count(text) == 1:
+            head, tail = probe.split(text)
+            fast = _swap(head, tail, exact)
+            if fast(_CHECK) == slow(_CHECK):  # the number was the time, not part of the URL
+                return fast
+    return slow
+
+
 @dataclass(frozen=True, slots=True)
 class Player:
     """How a video's moments are linked in a note."""
 
     video: Video
     in_vault: str  # the media file inside the vault, else ""
+    url_at: Callable[[float], str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "url_at", _url_maker(self.video))
 
     def link(self, seconds: float, text: str | None = None) -> str:
         """`[m:ss](url)`, or `[[clip.mp4#t=83.5|m:ss]]` for a file inside the vault."""
         shown = text if text is not None else clock(seconds)
         if self.in_vault:
             return f"[[{self.in_vault}#t={seconds:g}|{label(shown)}]]"
-        url = safe_url(timestamp_url(self.video, seconds))
+        url = self.url_at(seconds)
         return f"[{shown}]({url})" if url else shown
 
     def media_property(self) -> tuple[str, Link | str] | None:

@@ -8,6 +8,11 @@
   added (verbatim, in place), and tags and aliases (the app's are merged into the user's).
 - The user edited the app's part (or removed a marker or the hash): nothing is
   overwritten. The new version goes beside the note and the export reports a conflict.
+- A conflict ends when the user resolves it, in one of three ways: the app's part now holds
+  exactly the new version (the user copied it in); the user emptied the part between the
+  markers (asking for it to be written anew); or the user deleted the copy beside the note
+  (keeping their own version: `dismissed` holds the version they turned down, and the note
+  stays as they have it until a newer version comes).
 """
 
 from __future__ import annotations
@@ -26,13 +31,24 @@ _LISTS = ("tags", "aliases")
 
 @dataclass(frozen=True, slots=True)
 class Plan:
-    """What to do: write `text` at the note's path (None: leave it), or `beside`."""
+    """What to do: write `text` at the note's path (None: leave it), or `beside`.
+
+    `offer` names the version a conflict offered beside the note (a hash), so a later
+    export knows whether the user already turned that version down; `kept_theirs`: they
+    did (they deleted its copy), so the conflict stays settled, and remembered, until a
+    newer version comes.
+    """
 
     action: NoteAction
     text: str | None = None
     beside: str | None = None
     kept_user_text: bool = False
     reason: str = ""
+    offer: str = ""
+    kept_theirs: bool = False
+
+
+KEPT = "you kept your own version (you deleted the v2c update beside it)"
 
 
 def _lines(key: str, value: Value) -> Block:
@@ -70,10 +86,22 @@ def _merged(app: list[str], block: Block | None) -> list[str]:
     return ours + mine
 
 
-def reconcile(r: Rendered, existing: str | None) -> Plan:
-    """The plan for note `r` given the text now on disk at its path (None: no file)."""
+def _conflict(r: Rendered, offer: str, dismissed: str, reason: str) -> Plan:
+    if dismissed and dismissed == offer:
+        return Plan("unchanged", kept_user_text=True, reason=KEPT, offer=offer, kept_theirs=True)
+    return Plan("conflict", beside=fresh_text(r, CONFLICT_KEY), reason=reason, offer=offer)
+
+
+def reconcile(r: Rendered, existing: str | None, dismissed: str = "") -> Plan:
+    """The plan for note `r` given the text now on disk at its path (None: no file).
+
+    `dismissed`: the version (its `offer`) a conflict put beside this note before, whose
+    copy the user has since deleted; "" when there is none.
+    """
     if existing is None:
         return Plan("created", fresh_text(r))
+    owned = r.owned_values()
+    new_hash = owned_hash(list(owned), r.inside)
     note = split_note(existing)
     region = find_region(note.body)
     stored = note.text(HASH_KEY) if note.blocks is not None else None
@@ -83,25 +111,27 @@ def reconcile(r: Rendered, existing: str | None) -> Plan:
             if note.blocks is None
             else ("the v2c markers" if region is None else "its v2c_hash")
         )
-        return Plan(
-            "conflict",
-            beside=fresh_text(r, CONFLICT_KEY),
-            reason=f"the note lost {missing}; the new version was written beside it",
-        )
+        reason = f"the note lost {missing}; the new version was written beside it"
+        return _conflict(r, new_hash, dismissed, reason)
     current = [(k, b.value()) for k in r.owned_keys if (b := note.get(k)) is not None]
-    if owned_hash(list(current), region.inside) != stored:
-        return Plan(
-            "conflict",
-            beside=fresh_text(r, CONFLICT_KEY),
-            reason="you edited the part v2c writes; the new version is beside it",
+    exact = owned_hash(list(current), region.inside, exact=True)
+    same = exact == owned_hash(list(owned), r.inside, exact=True)
+    # A hash written before link targets were left out is the exact one: accepted too.
+    edited = stored not in (owned_hash(list(current), region.inside), exact)
+    reason = ""
+    if edited and same:
+        reason = "your version matches the new one"
+    elif edited and not region.inside.strip():
+        reason = "you emptied the part v2c writes, so it was written anew"
+    elif edited:
+        return _conflict(
+            r, new_hash, dismissed, "you edited the part v2c writes; the new version is beside it"
         )
-    owned = r.owned_values()
-    new_hash = owned_hash(list(owned), r.inside)
     user_keys = [
         b.key for b in note.blocks if b.key not in (*r.owned_keys, *_LISTS, HASH_KEY, r.id_key)
     ]
     kept = bool(user_keys or region.before.strip() or region.after.strip())
-    if new_hash == stored:
+    if same and stored == new_hash:
         return Plan("unchanged", kept_user_text=kept)
     blocks: list[Block] = []
     done: set[str] = set()
@@ -128,24 +158,35 @@ def reconcile(r: Rendered, existing: str | None) -> Plan:
     blocks += [_lines(k, v) for k, v in owned if k not in done]
     before = region.before + "\n" if region.before else ""
     text = join_note(blocks, before + wrap(r.inside) + region.after, note.preamble)
-    return Plan("updated", text, kept_user_text=kept)
+    return Plan("updated", text, kept_user_text=kept, reason=reason)
 
 
 BASE_MARK = "# v2c:hash "
 
 
-def reconcile_whole(text: str, existing: str | None) -> Plan:
-    """For a file the app owns whole (the `.base`): a first-line comment holds the hash."""
+def reconcile_whole(text: str, existing: str | None, dismissed: str = "") -> Plan:
+    """For a file the app owns whole (the `.base`): a first-line comment holds the hash.
+    A conflict ends as a note's does: the file holds the new version, or the user deleted
+    the copy beside it (`dismissed`)."""
     body = text.rstrip("\n") + "\n"
-    new = f"{BASE_MARK}{owned_hash([], body)} (written by v2c; edit a copy)\n{body}"
+    offer = owned_hash([], body, exact=True)
+    new = f"{BASE_MARK}{offer} (written by v2c; edit a copy)\n{body}"
     if existing is None:
         return Plan("created", new)
     first, _, rest = existing.replace("\r\n", "\n").partition("\n")
     stored = first[len(BASE_MARK) :].split(" ")[0] if first.startswith(BASE_MARK) else ""
-    if not stored or owned_hash([], rest) != stored:
+    now = owned_hash([], rest, exact=True)
+    if now == offer:
+        return Plan("unchanged") if stored == offer else Plan("updated", new)
+    if not stored or now != stored:
+        if dismissed == offer:
+            return Plan(
+                "unchanged", kept_user_text=True, reason=KEPT, offer=offer, kept_theirs=True
+            )
         return Plan(
-            "conflict", beside=new, reason="you edited this file; the new version is beside it"
+            "conflict",
+            beside=new,
+            reason="you edited this file; the new version is beside it",
+            offer=offer,
         )
-    if stored == owned_hash([], body):
-        return Plan("unchanged")
     return Plan("updated", new)

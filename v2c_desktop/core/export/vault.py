@@ -9,6 +9,8 @@ components, and resolving (symlinks followed) inside the vault. A folder argumen
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from ..errors import bad_request
@@ -16,8 +18,18 @@ from .frontmatter import split_note
 from .names import safe_name
 
 #: Property names that identify a note the app wrote, by kind.
-ID_KEYS = ("v2c_id", "v2c_brief_id", "v2c_index")
+ID_KEYS = ("v2c_id", "v2c_brief_id", "v2c_index", "v2c_playlist")
 _HEAD_BYTES = 16_384
+
+
+@dataclass(frozen=True, slots=True)
+class FoundNote:
+    """A note the app wrote before, as found on disk: where it is now, and what the index
+    and the playlist need of a note this export does not write (its title, its media)."""
+
+    path: str  # vault-relative, `/` separated
+    title: str = ""
+    media: str = ""  # the `media` URL, or the `video` / `audio` link as written
 
 
 def vault_root(vault: Path) -> Path:
@@ -68,14 +80,15 @@ def _head(path: Path) -> str:
         return handle.read(_HEAD_BYTES).decode("utf-8", errors="replace")
 
 
-def find_notes(root: Path) -> dict[tuple[str, str], str]:
-    """(id key, id) -> vault-relative path of every note the app wrote before.
+def find_notes(root: Path) -> dict[tuple[str, str], list[FoundNote]]:
+    """(id key, id) -> every note the app wrote before with that id (usually one).
 
     The whole vault is read (a user may move notes anywhere), skipping dot folders such as
     `.obsidian` and `.trash`, symlinks (the export never writes through one), and front
-    matter beyond the first 16 KB. The first path in sorted order wins a duplicated id.
+    matter beyond the first 16 KB. Two notes with one id (a note the user duplicated) are
+    both listed, in path order: `pick` chooses which one the export updates.
     """
-    found: dict[tuple[str, str], str] = {}
+    found: dict[tuple[str, str], list[FoundNote]] = {}
     for folder, dirs, files in os.walk(root):
         dirs[:] = sorted(
             d for d in dirs if not d.startswith(".") and not (Path(folder) / d).is_symlink()
@@ -91,5 +104,27 @@ def find_notes(root: Path) -> dict[tuple[str, str], str]:
             for key in ID_KEYS:
                 value = note.text(key)
                 if value:
-                    found.setdefault((key, value), relative_to(root, path))
+                    media = note.text("media") or note.text("video") or note.text("audio")
+                    hit = FoundNote(relative_to(root, path), note.text("title") or "", media or "")
+                    found.setdefault((key, value), []).append(hit)
     return found
+
+
+def pick(root: Path, notes: list[FoundNote], expected: Iterable[str] = ()) -> FoundNote:
+    """The one of several notes with the same id that the export updates: the one at the
+    path the export would choose for it, else the one modified last (the copy the user
+    works in), else the first by path. The others are reported, never written."""
+    if len(notes) == 1:
+        return notes[0]
+    wanted = {p.casefold() for p in expected}
+    for note in notes:
+        if note.path.casefold() in wanted:
+            return note
+
+    def modified(note: FoundNote) -> float:
+        try:
+            return (root / note.path).stat().st_mtime
+        except OSError:
+            return 0.0
+
+    return max(sorted(notes, key=lambda n: n.path), key=modified)  # the first of equals
