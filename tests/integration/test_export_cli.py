@@ -12,7 +12,7 @@ import yaml
 
 from tests.unit.briefs.test_pipeline import FORGET, MAKE, QUESTION, folder
 from v2c_desktop.cli.main import main as cli_main
-from v2c_desktop.core.settings import ExportSettings, Settings, save_settings
+from v2c_desktop.core.settings import ExportSettings, Settings, load_settings, save_settings
 
 pytestmark = pytest.mark.corpus
 
@@ -75,8 +75,17 @@ def test_export_writes_the_vault_and_a_re_export_keeps_what_the_user_wrote(
     assert cli_main(base) == 1  # a conflict is a non-zero exit, with the words to act on
     out = capsys.readouterr().out
     assert "conflict" in out and "(v2c update).md" in out
+    assert "To take the new version, empty the part between the v2c markers" in out
+    assert "To keep yours, delete the (v2c update) copy" in out
     assert video.read_text(encoding="utf-8") == edited
-    assert len(list(vault.glob("v2c/Videos/How We Make Memories*(v2c update).md"))) == 1
+    (copy,) = vault.glob("v2c/Videos/How We Make Memories*(v2c update).md")
+
+    # the user keeps their version: the conflict ends, and the export exits 0 again
+    copy.unlink()
+    assert cli_main(base) == 0
+    out = capsys.readouterr().out
+    assert "you kept your own version" in out and "0 in conflict" in out
+    assert video.read_text(encoding="utf-8") == edited
 
 
 def test_the_vault_comes_from_the_settings_or_the_command_says_which(
@@ -124,3 +133,53 @@ def test_one_brief_as_markdown_or_json(
     assert text.startswith("# Memory notes\n") and "&t=" in text
     assert cli_main([*lib, "export", "json", "--brief", brief_id]) == 0
     assert _json(capsys)["id"] == brief_id
+
+
+def test_the_first_vault_is_remembered_and_options_name_and_play(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], library: tuple[list[str], str]
+) -> None:
+    lib, _ = library
+    vault = tmp_path / "Notes"
+    vault.mkdir()
+    first = [*lib, "export", "obsidian", str(vault), "--channel-in-name", "--playlist"]
+    assert cli_main([*first, "--json"]) == 0
+    assert "remembered" in capsys.readouterr().err
+    assert load_settings().export.vault == str(vault.resolve())
+    names = sorted(p.name for p in (vault / "v2c" / "Videos").glob("*.md"))
+    assert names == [
+        "CrashCourse - How We Make Memories - Crash Course Psychology 13.md",
+        "CrashCourse - Remembering and Forgetting - Crash Course Psychology 14.md",
+    ]
+    playlist = (vault / "v2c" / "Playlist.md").read_text(encoding="utf-8")
+    assert yaml.safe_load(playlist.split("---\n")[1])["playlist"] is True
+    assert (
+        "- [>] [How We Make Memories" in playlist
+        and "(https://www.youtube.com/watch?v=" in playlist
+    )
+
+    # no vault argument: the remembered one; another vault given later is not remembered
+    assert cli_main([*lib, "export", "obsidian", "--json"]) == 0
+    assert _json(capsys)["vault"] == str(vault.resolve())
+    other = tmp_path / "Other"
+    other.mkdir()
+    assert cli_main([*lib, "export", "obsidian", str(other), "--json"]) == 0
+    assert "remembered" not in capsys.readouterr().err
+    assert load_settings().export.vault == str(vault.resolve())
+
+
+def test_one_chat_as_markdown_or_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], library: tuple[list[str], str]
+) -> None:
+    lib, _ = library
+    assert (
+        cli_main([*lib, "ask", QUESTION, "--collection", "Memory", "--extractive", "--json"]) == 0
+    )
+    chat = _json(capsys)["chat_id"]
+    target = tmp_path / "chat.md"
+    assert cli_main([*lib, "export", "markdown", "--chat", chat, "--output", str(target)]) == 0
+    text = target.read_text(encoding="utf-8")
+    assert f"## {QUESTION}" in text and "](https://www.youtube.com/watch?v=" in text
+    assert cli_main([*lib, "export", "json", "--chat", chat]) == 0
+    body = _json(capsys)
+    assert body["id"] == chat and body["messages"][0]["text"] == QUESTION
+    assert cli_main([*lib, "export", "markdown", "--chat", "chat-nope"]) != 0

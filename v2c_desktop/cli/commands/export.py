@@ -7,14 +7,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 from v2c_desktop.core.briefs.render import as_json, markdown
 from v2c_desktop.core.errors import bad_request
 from v2c_desktop.core.export.events import ExportReport, ExportRequest
 from v2c_desktop.core.progress import Progress
-from v2c_desktop.core.settings import load_settings
+from v2c_desktop.core.settings import load_settings, save_settings
 
 from ..context import open_context
 from ..output import emit_json
@@ -36,6 +36,11 @@ def register(
     o.add_argument("--video", action="append", default=[], metavar="V", help="a video (repeat)")
     o.add_argument("--brief", action="append", default=[], metavar="B", help="a brief (repeat)")
     o.add_argument("--channel-in-name", action="store_true", help="Videos/<Channel> - <Title>")
+    o.add_argument(
+        "--playlist",
+        action="store_true",
+        help="also write a playlist note Media Extended plays (kept up to date once made)",
+    )
     o.add_argument("--dry-run", action="store_true", help="say what would change; write nothing")
     o.set_defaults(handler=run_obsidian)
     n = kinds.add_parser(
@@ -67,7 +72,7 @@ async def run_obsidian(args: argparse.Namespace) -> int:
     if not vault:
         raise bad_request(
             "which vault? none given and none in the settings",
-            "give the vault folder: v2c export obsidian ~/Notes",
+            "give the vault folder once: v2c export obsidian ~/Notes (it is remembered)",
         )
     request = ExportRequest(
         vault=str(Path(vault).expanduser()),
@@ -77,14 +82,31 @@ async def run_obsidian(args: argparse.Namespace) -> int:
         brief_ids=tuple(args.brief),
         dry_run=args.dry_run,
         channel_in_name=args.channel_in_name,
+        playlist=args.playlist,
     )
     async with open_context(args) as api:
         report = await api.export_obsidian(request, progress=_say)
+    if not saved.vault and not report.dry_run:
+        _remember(report.vault, report.folder)
     if args.json:
         emit_json({**asdict(report), "open": report.open_link()})
     else:
         _print_report(report)
     return 1 if report.conflicts and not report.dry_run else 0
+
+
+def _remember(vault: str, folder: str) -> None:
+    """The first vault exported into becomes v2c's vault (`export.vault` in the settings,
+    what the app's Export to Obsidian asks for once): later exports need no argument, and
+    `v2c mcp` lets agents export into it."""
+    settings = load_settings()
+    export = replace(settings.export, vault=vault, folder=folder)
+    try:
+        save_settings(replace(settings, export=export))
+    except OSError as exc:
+        print(f"v2c: could not remember the vault: {exc}", file=sys.stderr)
+        return
+    print(f"remembered {vault} as v2c's Obsidian vault (export.vault)", file=sys.stderr)
 
 
 async def run_notion(args: argparse.Namespace) -> int:
@@ -110,21 +132,39 @@ async def run_notion(args: argparse.Namespace) -> int:
     return 1 if report.count("failed") else 0
 
 
+RESOLVE = (
+    "To take the new version, empty the part between the v2c markers of your note (keep "
+    "the two marker lines; your text outside them stays) and export again. To keep yours, "
+    "delete the (v2c update) copy: later exports leave the note alone until a newer "
+    "version comes."
+)
+
+
 def _print_report(report: ExportReport) -> None:
     would = "would be " if report.dry_run else ""
     for note in report.notes:
-        if note.action == "unchanged":
+        if note.action == "unchanged" and not note.reason:
             continue
         line = f"{would}{note.action:9} {note.path}"
         if note.action == "conflict":
             line += f"\n          you edited it: the new version {would}written beside it as"
             line += f" {note.beside}" + (f" ({note.reason})" if note.reason else "")
+        elif note.reason:
+            line += f" ({note.reason})"
         print(line)
+    for note in report.duplicated:
+        print(
+            f"duplicate {note.path} has the same {note.kind} id as "
+            f"{', '.join(note.duplicates)}: only {note.path} was exported to; "
+            "delete the copies you do not want"
+        )
     print(
         f"{len(report.created)} {would}created, {len(report.updated)} {would}updated, "
         f"{len(report.unchanged)} unchanged, {len(report.conflicts)} in conflict "
         f"in {report.vault}/{report.folder}"
     )
+    if report.conflicts:
+        print(RESOLVE)
     if not report.dry_run:
         print(f"open in Obsidian: {report.open_link()}")
 

@@ -31,9 +31,11 @@ for v2c; you cannot choose another): one note per video (properties, chapters, t
 transcript with a timestamp link and block id per line), one per brief (every citation as a
 link that plays at its second and a link to the video note's line), an index and a Base.
 Scope: a collection, video ids, brief ids (from build_brief), or nothing for the whole
-library; a brief's cited videos come with it. Notes the user edited are never overwritten:
-the new version goes beside them and is listed under conflicts. dry_run says what would
-change. Returns counts, the notes that changed and an obsidian:// link to open."""
+library; a brief's cited videos come with it. The index lists every note of the export
+folder. playlist also writes a playlist note Media Extended plays in order (once written,
+later exports keep it up to date). Notes the user edited are never overwritten: the new
+version goes beside them and is listed under conflicts. dry_run says what would change.
+Returns counts, the notes that changed and an obsidian:// link to open."""
 
 Ids = Annotated[list[str] | None, Field(description="Library ids (video or brief).")]
 
@@ -45,6 +47,9 @@ def register(server: MCPServer[Any], deps: Deps) -> None:
         video_ids: Ids = None,
         brief_ids: Ids = None,
         dry_run: Annotated[bool, Field(description="Only say what would change.")] = False,
+        playlist: Annotated[
+            bool, Field(description="Also write a Media Extended playlist note.")
+        ] = False,
     ) -> CallToolResult:
         vault, folder = _vault(deps)
         progress = Progress(ctx, 1)
@@ -57,6 +62,7 @@ def register(server: MCPServer[Any], deps: Deps) -> None:
                 video_ids=tuple(video_ids or ()),
                 brief_ids=tuple(brief_ids or ()),
                 dry_run=dry_run,
+                playlist=playlist,
             ),
             progress=progress.listener(0, "export"),  # note by note
         )
@@ -79,9 +85,10 @@ def _vault(deps: Deps) -> tuple[Path, str]:
     if vault is None:
         raise bad_request(
             "no Obsidian vault is set up for v2c, so nothing can be exported",
-            "ask the user to choose their vault once (in v2c: the brief pane's Export to "
-            "Obsidian, or `v2c export obsidian VAULT`), or to start this server with "
-            "`v2c mcp --vault PATH`",
+            "ask the user to choose their vault once: in the v2c app, Export to Obsidian… (on a "
+            "brief, a collection or chosen videos) remembers it; from a terminal, their first "
+            '`v2c export obsidian VAULT` remembers it; or `"vault"` under `export` in v2c\'s '
+            "settings file. Or they can start this server with `v2c mcp --vault PATH`",
         )
     if not vault.is_dir():
         raise bad_request(
@@ -102,6 +109,7 @@ def summary(report: ExportReport) -> dict[str, Any]:
         "updated": len(report.updated),
         "unchanged": len(report.unchanged),
         "conflicts": [asdict(n) for n in report.conflicts],
+        "duplicates": [{"path": n.path, "copies": list(n.duplicates)} for n in report.duplicated],
         "changed": changed,
         "open": report.open_link(),
     }
