@@ -87,8 +87,13 @@ def test_the_store_generation_moves_on_every_write_and_only_then(lib: Harness) -
     assert lib.store.generation == start
     lib.store.create_collection("Bread")
     assert lib.store.generation == start + 1
-    with pytest.raises(duckdb.Error), lib.store._transaction() as conn:
-        conn.execute("INSERT INTO no_such_table VALUES (1)")
+
+    def failing_write() -> None:  # on the store's worker, where every write runs
+        with lib.store._transaction() as conn:
+            conn.execute("INSERT INTO no_such_table VALUES (1)")
+
+    with pytest.raises(duckdb.Error):
+        lib.runner.run(lib.store.run(failing_write))
     assert lib.store.generation == start + 2  # a failed write may have touched something
 
 

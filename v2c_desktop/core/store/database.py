@@ -7,6 +7,12 @@ app (imports, the search index, chats, collections) runs there, in the order it 
 for, so the event loop never waits on DuckDB and no write races another. Searches read
 through their own cursors (`reader`, `search_reads.py`) on other threads.
 
+That every write runs on the worker is enforced, not hoped for (`_write`): a write called
+on a thread with a running event loop, or on any other thread but the main one (a stray
+`asyncio.to_thread`, a pool), raises instead of running; one called from synchronous code
+on the main thread with no loop running there (a script, a benchmark, a test) is handed to
+the worker and waited for. `_transaction` refuses to open anywhere but on the worker.
+
 Every committed write is published on `changes` (what changed, not the rows), which is how
 the faces refresh whoever made the change.
 
@@ -30,9 +36,9 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from datetime import datetime
-from functools import partial
+from functools import partial, wraps
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import duckdb
 import numpy as np
@@ -58,6 +64,7 @@ from .change_feed import ChangeFeed
 from .migrations import MIGRATIONS, migrate
 
 T = TypeVar("T")
+P = ParamSpec("P")
 log = logging.getLogger(__name__)
 
 #: How every library is opened: nothing but the file itself (see the module docstring).
@@ -129,6 +136,39 @@ def _storage_error(exc: Exception, library: Path) -> V2CError:
     )
 
 
+def _stray_writer(name: str) -> str | None:
+    """Why this thread may not hand a write to the worker and wait (None: it may)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        pass
+    else:  # waiting here would stall the loop, and the write would jump the queue
+        return f"{name} was called on an event loop's thread: await store.run(store.{name}, ...)"
+    if threading.current_thread() is not threading.main_thread():
+        return (
+            f"{name} was called on the thread {threading.current_thread().name!r}: a write "
+            f"runs on the store's worker, in order with the others (await store.run(...))"
+        )
+    return None
+
+
+def _write(
+    method: Callable[Concatenate[LibraryStore, P], T],
+) -> Callable[Concatenate[LibraryStore, P], T]:
+    """A write: it runs on the store's one worker thread (see the module docstring)."""
+
+    @wraps(method)
+    def on_the_worker(store: LibraryStore, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        if store.on_worker():
+            return method(store, *args, **kwargs)
+        why = _stray_writer(method.__name__)
+        if why is not None:
+            raise RuntimeError(why)
+        return store._worker.submit(method, store, *args, **kwargs).result()
+
+    return on_the_worker
+
+
 class LibraryStore:
     """Every read and write of one library file, owned by this process."""
 
@@ -139,8 +179,18 @@ class LibraryStore:
         self._mutex = threading.RLock()
         self._readers: weakref.WeakSet[duckdb.DuckDBPyConnection] = weakref.WeakSet()
         self._generation = 0
-        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="v2c-store")
+        self._worker_thread: int | None = None  # its id, set when the worker starts
+        self._worker = ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="v2c-store", initializer=self._mark_worker
+        )
         self.changes = ChangeFeed()
+
+    def _mark_worker(self) -> None:
+        self._worker_thread = threading.get_ident()
+
+    def on_worker(self) -> bool:
+        """Whether this code runs on the store's worker thread (where every write runs)."""
+        return threading.get_ident() == self._worker_thread
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a blocking store call on the store's one worker thread, in order with the
@@ -189,6 +239,8 @@ class LibraryStore:
 
     @contextmanager
     def _transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        if not self.on_worker():  # a write method without `@_write`: a bug, say so loudly
+            raise RuntimeError("a store transaction outside the store's worker thread")
         with self._mutex, _private_files():
             self._conn.execute("BEGIN TRANSACTION")
             try:
@@ -209,6 +261,7 @@ class LibraryStore:
             yield self._conn
 
     # -- videos -----------------------------------------------------------------------------
+    @_write
     def save_video(self, record: VideoRecord) -> bool:
         """Insert or replace one video with its transcript and chapters, all or nothing.
 
@@ -241,17 +294,20 @@ class LibraryStore:
         with self._reading() as conn:
             return video_table.resolve(conn, ref)
 
+    @_write
     def rename_video(self, video_id: str, title: str) -> None:
         with self._transaction() as conn:
             video_table.rename(conn, video_id, title)
         self._changed("video", "updated", video_id)
 
+    @_write
     def set_media(self, video_id: str, path: str) -> None:
         """Point a video at its local media file (see `videos.set_media`)."""
         with self._transaction() as conn:
             video_table.set_media(conn, video_id, path)
         self._changed("video", "updated", video_id)
 
+    @_write
     def delete_video(self, video_id: str) -> None:
         """Remove a video with its segments, chapters, memberships and search index."""
         with self._transaction() as conn:
@@ -262,6 +318,7 @@ class LibraryStore:
         self._changed("video", "removed", video_id)
 
     # -- collections ------------------------------------------------------------------------
+    @_write
     def create_collection(self, name: str, description: str = "") -> Collection:
         with self._transaction() as conn:
             collection = collection_table.create(conn, name, description)
@@ -280,12 +337,14 @@ class LibraryStore:
         with self._reading() as conn:
             return collection_table.latest(conn, collection_id, limit)
 
+    @_write
     def ensure_collection(self, name: str) -> Collection:
         with self._transaction() as conn:
             collection = collection_table.ensure(conn, name)
         self._changed("collection", "changed", collection.id)
         return collection
 
+    @_write
     def add_to_collection(
         self, collection_id: str, video_ids: list[str], sources: list[str] | None = None
     ) -> list[str]:
@@ -296,17 +355,20 @@ class LibraryStore:
             self._changed("collection", "updated", collection_id)
         return added
 
+    @_write
     def remove_from_collection(self, collection_id: str, video_ids: list[str]) -> None:
         with self._transaction() as conn:
             collection_table.remove_videos(conn, collection_id, video_ids)
         self._changed("collection", "updated", collection_id)
 
+    @_write
     def rename_collection(self, collection_id: str, name: str) -> Collection:
         with self._transaction() as conn:
             collection = collection_table.rename(conn, collection_id, name)
         self._changed("collection", "updated", collection_id)
         return collection
 
+    @_write
     def delete_collection(self, collection_id: str) -> None:
         with self._transaction() as conn:
             collection_table.delete(conn, collection_id)
@@ -317,6 +379,7 @@ class LibraryStore:
         with self._reading() as conn:
             return follow_table.state(conn, collection_id)
 
+    @_write
     def follow_sources(self, collection_id: str, sources: list[str]) -> list[str]:
         """Follow these playlists, channels or feeds (the new ones are returned)."""
         with self._transaction() as conn:
@@ -326,11 +389,13 @@ class LibraryStore:
             self._changed("collection", "updated", collection_id)
         return new
 
+    @_write
     def unfollow_sources(self, collection_id: str, sources: list[str]) -> None:
         with self._transaction() as conn:
             follow_table.unfollow(conn, collection_id, sources)
         self._changed("collection", "updated", collection_id)
 
+    @_write
     def set_follow_schedule(
         self, collection_id: str, every_hours: float | None, now: datetime
     ) -> None:
@@ -339,6 +404,7 @@ class LibraryStore:
             follow_table.set_schedule(conn, collection_id, every_hours, now)
         self._changed("collection", "updated", collection_id)
 
+    @_write
     def record_follow_check(
         self, collection_id: str, checked_at: datetime, new: int, pending: list[tuple[str, str]]
     ) -> None:
@@ -360,6 +426,7 @@ class LibraryStore:
         with self._reading() as conn:
             return notion_table.remembered(conn, video_id, parent_id)
 
+    @_write
     def remember_notion_page(
         self, video_id: str, parent_id: str, page_id: str, url: str, transcript_hash: str
     ) -> None:
@@ -367,6 +434,7 @@ class LibraryStore:
             notion_table.remember(conn, video_id, parent_id, page_id, url, transcript_hash)
 
     # -- search index -----------------------------------------------------------------------
+    @_write
     def write_keyword_index(
         self, video_id: str, transcript_hash: str, chunks: Sequence[search_index.ChunkRow]
     ) -> list[int]:
@@ -379,6 +447,7 @@ class LibraryStore:
         self._changed("index", "updated", video_id)
         return ids
 
+    @_write
     def write_vectors(
         self,
         video_id: str,
@@ -391,6 +460,7 @@ class LibraryStore:
             search_index.write_vectors(conn, video_id, model, chunk_ids, matrix, vectors_hash)
         self._changed("index", "updated", video_id)
 
+    @_write
     def drop_video_index(self, video_id: str) -> None:
         with self._transaction() as conn:
             search_index.delete_video_index(conn, video_id)
@@ -427,12 +497,14 @@ class LibraryStore:
             return cursor
 
     # -- chats ------------------------------------------------------------------------------
+    @_write
     def create_chat(self, title: str, scope: dict[str, Any]) -> str:
         with self._transaction() as conn:
             chat_id = chat_table.create(conn, title, scope)
         self._changed("chat", "added", chat_id)
         return chat_id
 
+    @_write
     def append_chat_message(self, chat_id: str, message: ChatMessageRecord) -> int:
         with self._transaction() as conn:
             idx = chat_table.append(conn, chat_id, message)
@@ -447,17 +519,20 @@ class LibraryStore:
         with self._reading() as conn:
             return chat_table.get(conn, chat_id)
 
+    @_write
     def rename_chat(self, chat_id: str, title: str) -> None:
         with self._transaction() as conn:
             chat_table.rename(conn, chat_id, title)
         self._changed("chat", "updated", chat_id)
 
+    @_write
     def delete_chat(self, chat_id: str) -> None:
         with self._transaction() as conn:
             chat_table.delete(conn, chat_id)
         self._changed("chat", "removed", chat_id)
 
     # -- briefs -----------------------------------------------------------------------------
+    @_write
     def save_brief(
         self,
         brief_id: str,
@@ -483,11 +558,13 @@ class LibraryStore:
         with self._reading() as conn:
             return brief_table.get(conn, brief_id)
 
+    @_write
     def rename_brief(self, brief_id: str, title: str) -> None:
         with self._transaction() as conn:
             brief_table.rename(conn, brief_id, title)
         self._changed("brief", "updated", brief_id)
 
+    @_write
     def delete_brief(self, brief_id: str) -> None:
         with self._transaction() as conn:
             brief_table.delete(conn, brief_id)
@@ -497,11 +574,13 @@ class LibraryStore:
         with self._reading() as conn:
             return brief_table.get_map(conn, key)
 
+    @_write
     def put_brief_map(self, key: Sequence[Any], claims: list[dict[str, Any]]) -> None:
         with self._transaction() as conn:
             brief_table.put_map(conn, key, claims)
 
     # -- skip segments (SponsorBlock) -------------------------------------------------------
+    @_write
     def save_skip_segments(
         self,
         video_id: str,
@@ -524,6 +603,7 @@ class LibraryStore:
         with self._reading() as conn:
             return moments_table.get(conn, key)
 
+    @_write
     def put_key_moments(self, key: Sequence[Any], result: Any) -> None:
         with self._transaction() as conn:
             moments_table.put(conn, key, result)
