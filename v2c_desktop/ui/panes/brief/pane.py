@@ -199,12 +199,19 @@ class BriefPane(QWidget):
         if state == "done":
             brief = self.view.brief
             what = "Done" if brief is None or brief.status == "complete" else "Done (partial)"
-            reused = f"; {brief.reused_maps} parts reused" if brief and brief.reused_maps else ""
-            self.progress.finish(f"{what} in {self.progress.seconds():.1f} s{reused}.")
+            self.progress.finish(f"{what} in {self.progress.seconds():.1f} s{self._reused(brief)}.")
         elif state == "cancelled":
             self.progress.finish("Cancelled: nothing was saved.")
         self.form.changed()
         self.build_finished.emit(state)
+
+    def _reused(self, brief: Brief | None) -> str:
+        """How much of a re-run came from the cache (what makes it fast), or ""."""
+        if brief is None or not brief.reused_maps:
+            return ""
+        parts = self.progress.count.parts
+        of = f" of {parts}" if parts else ""
+        return f"; reused the reading of {brief.reused_maps}{of} parts, read only the rest"
 
     # -- the brief ---------------------------------------------------------------------------
     def show_brief(self, brief: Brief) -> None:
