@@ -37,13 +37,14 @@ def _flat(text: str) -> str:
 
 
 def citation_link(c: BriefCitation, said: str = "") -> str:
-    """`Title @ m:ss` as a seek link, the quote in italics beside it (unless it is `said`
-    already: an extractive point is its quote)."""
+    """`Title @ m:ss` as a seek link whose tooltip is the quote, the quote in italics
+    beside it too (unless it is `said` already: an extractive point is its quote)."""
     label = f"{c.title} @ {clock(c.start)}"
-    link = f'<a href="{escape(seek_href(c.video_id, c.start))}">{escape(label)}</a>'
+    href, quote = escape(seek_href(c.video_id, c.start)), escape(_flat(c.quote))
+    link = f'<a href="{href}" title="“{quote}”">{escape(label)}</a>'
     if said and _flat(c.quote) == _flat(said):
         return link
-    return f"{link} <i>“{escape(_flat(c.quote))}”</i>"
+    return f"{link} <i>“{quote}”</i>"
 
 
 def _citations(citations: list[BriefCitation], said: str = "") -> str:
@@ -74,14 +75,14 @@ def brief_html(brief: Brief, *, show_unverified: bool = False) -> str:
     parts = [f"<h2>{escape(brief.title or 'Brief')}</h2>"]
     parts.append(f"<p><b>Question:</b> {escape(brief.question)}</p>")
     if brief.status == "partial":
-        missing = "; ".join(brief.notes) or "some of it could not be done"
+        missing = "; ".join(missing_parts(brief)) or "some of it could not be done"
         parts.append(f'<p style="color:#b26a00"><b>Partial:</b> {escape(missing)}</p>')
     if brief.bottom_line:
         parts.append(f"<h3>Bottom line</h3><p>{escape(brief.bottom_line)}</p>")
     if brief.reused_maps:
         parts.append(
-            f"<p><i>Re-run: {brief.reused_maps} parts were reused from the cache, "
-            "only new or changed videos were read again.</i></p>"
+            f"<p><i>Re-run: the reading of {brief.reused_maps} parts was reused from the last "
+            "run; only new or changed videos were read again.</i></p>"
         )
     for topic in brief.topics:
         points = "".join(_point(p, brief.extractive) for p in topic.points)
@@ -91,6 +92,25 @@ def brief_html(brief: Brief, *, show_unverified: bool = False) -> str:
     parts.append(_unverified(brief, show_unverified))
     parts.append(_footer(brief))
     return "".join(parts)
+
+
+def missing_parts(brief: Brief) -> list[str]:
+    """What a partial brief lacks, in words: its notes, the videos not read and why, the
+    answer's values no verified quote supports."""
+    out = list(brief.notes)
+    for source in brief.coverage:
+        if source.status == "not-read":
+            why = f" ({source.reason})" if source.reason else ""
+            said = f"{source.title} was not read{why}"
+            if not any(source.title in note for note in out):
+                out.append(said)
+    if brief.uncited:
+        count = len(brief.uncited)
+        out.append(
+            f"{count} value{'s' if count > 1 else ''} of the answer "
+            f"{'have' if count > 1 else 'has'} no verified citation"
+        )
+    return out
 
 
 # -- template answers -------------------------------------------------------------------------
@@ -235,8 +255,6 @@ def _footer(brief: Brief) -> str:
         for t in brief.timings
     )
     how = "extractive (no model)" if brief.extractive else f"model {brief.model or 'unknown'}"
-    out += (
-        f'<p style="color:#6d6d6d">Status: {escape(brief.status)} · {escape(how)} · '
-        f"{escape(brief.pass_kind)} · {escape(stages)}</p>"
-    )
-    return out
+    facts = [f"Status: {brief.status}", how, brief.pass_kind, stages]
+    line = " · ".join(f for f in facts if f)
+    return out + f'<p style="color:#6d6d6d">{escape(line)}</p>'
