@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -75,6 +76,12 @@ def estimate_text(estimate: BriefEstimate) -> str:
     return f"{head}\n{estimate.model_label}: {estimate.basis}"
 
 
+def _unasked(request: BriefRequest) -> BriefRequest:
+    """A request without its question: what an estimate checks (the scope, the template or
+    schema, the model), so retyping the question never re-enables a refused request."""
+    return replace(request, question="")
+
+
 def _duration(seconds: float) -> str:
     if seconds < 90:
         return f"{max(1, round(seconds))} s"
@@ -105,6 +112,7 @@ class NewBriefForm(QWidget):
         self.schema_path = ""
         self.estimate: BriefEstimate | None = None
         self.estimates = 0  # estimates shown so far (tests wait on it)
+        self.refused: BriefRequest | None = None  # the request the last estimate refused
         self._reads = 0
         self.scope_kind = QComboBox()
         self.scope_kind.setObjectName("briefScope")
@@ -126,6 +134,7 @@ class NewBriefForm(QWidget):
         self.schema_label.setWordWrap(True)
         self.models = ModelPicker()
         self.models.combo.setObjectName("briefModel")
+        self.models.label.hide()  # the form's own "Model:" label lines it up with the rest
         self.estimate_label = QLabel("Choose what to brief.")
         self.estimate_label.setObjectName("briefEstimate")
         self.estimate_label.setWordWrap(True)
@@ -159,10 +168,10 @@ class NewBriefForm(QWidget):
         template.addWidget(self.template)
         template.addWidget(self.schema_label, 1)
         form = QFormLayout()
-        form.addRow("Brief:", scope)
+        form.addRow("Scope:", scope)
         form.addRow("Question:", self.question)
         form.addRow("Template:", template)
-        form.addRow("", self.models)
+        form.addRow("Model:", self.models)
         form.addRow("Estimate:", self.estimate_label)
         row = QHBoxLayout()
         row.addStretch(1)
@@ -272,7 +281,8 @@ class NewBriefForm(QWidget):
                 f"{count} selected" if count else "none selected: select videos in the library"
             )
         request = self.request()
-        self.build.setEnabled(request is not None and bool(request.question))
+        refused = request is not None and _unasked(request) == self.refused
+        self.build.setEnabled(request is not None and bool(request.question) and not refused)
         self._timer.start()
 
     def refresh_estimate(self) -> None:
@@ -294,6 +304,7 @@ class NewBriefForm(QWidget):
         if read != self._reads:
             return
         self.estimate = estimate
+        self.refused = None
         self.estimate_label.setText(estimate_text(estimate))
         self.estimate_label.setToolTip("\n".join([estimate.basis, *estimate.notes]))
         self.estimates += 1
@@ -303,8 +314,11 @@ class NewBriefForm(QWidget):
             return
         self.estimate = None
         self.estimate_label.setText(error_text(error.message, error.hint_for("app")))
+        self.estimate_label.setToolTip("")
         self.estimates += 1
-        if error.code == "bad-request":
+        if error.code == "bad-request":  # a build would refuse it too: Build waits for a change
+            request = self.request()
+            self.refused = _unasked(request) if request is not None else None
             self.build.setEnabled(False)
 
     def start(self) -> None:

@@ -91,7 +91,8 @@ class ModelPicker(QWidget):
         self.automatic = ""
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(QLabel("Model:"))
+        self.label = QLabel("Model:")  # a form that labels its rows hides this one
+        layout.addWidget(self.label)
         layout.addWidget(self.combo)
         layout.addStretch(1)
         self._chosen = 0  # the index to go back to when "Get a better model…" is chosen
