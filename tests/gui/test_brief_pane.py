@@ -115,8 +115,9 @@ def test_a_brief_an_agent_builds_appears_in_the_saved_list(
 ) -> None:
     collection = memory_collection(qtbot, crashcourse)
     window = make_window(crashcourse)
-    pane = open_briefs(qtbot, window)
-    qtbot.waitUntil(lambda: pane.saved.listed is not None)
+    with qtbot.waitSignal(window.brief_pane.saved.listed, timeout=10000):
+        pane = open_briefs(qtbot, window)  # the list is read once the pane shows
+    assert pane.saved.ids() == []  # so the agent's brief can only come by the change feed
 
     async def agent() -> str:  # what `v2c mcp`'s brief tool does through the library
         request = BriefRequest(QUESTION, collection=collection, extractive=True)

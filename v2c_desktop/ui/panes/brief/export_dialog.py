@@ -92,6 +92,7 @@ class ExportDialog(QDialog):
         self._settings_path = settings_path
         self.report: ExportReport | None = None
         self.dry: ExportReport | None = None
+        self._written_to: tuple[str, str] | None = None  # (vault, folder) as typed for `report`
         self._job = ""
         self.vault = QLineEdit(settings.export.vault or "")
         self.vault.setObjectName("exportVault")
@@ -140,13 +141,18 @@ class ExportDialog(QDialog):
         self.resize(560, 360)
 
     def _reset(self) -> None:
-        """The vault or folder changed: look again before writing."""
+        """The vault or folder changed: look again before writing. Open in Obsidian and
+        Show folder both open where the last export wrote, so both wait for an export to
+        the vault and folder now typed (typing the old ones back enables them again)."""
         self.dry = None
         self.export.setText("Export")
         self.export.setEnabled(bool(self.vault.text().strip()) and not self._job)
-        done = self.report is not None
+        done = self.report is not None and self._written_to == self._typed()
         self.open_obsidian.setEnabled(done)
         self.show_folder.setEnabled(done)
+
+    def _typed(self) -> tuple[str, str]:
+        return self.vault.text().strip(), self.folder.text().strip() or "v2c"
 
     def _ask_vault(self) -> None:
         dialog = QFileDialog(self, "Your Obsidian vault", self.vault.text())
@@ -173,19 +179,20 @@ class ExportDialog(QDialog):
             return ""
         write = self.dry is not None
         request = self.request(dry_run=not write)
+        typed = self._typed()
         self.summary.setPlainText("Writing the notes…" if write else "Looking at the vault…")
         self.export.setEnabled(False)
         self._job = self._runner.start(
             lambda progress: self._api.export_obsidian(request, progress),
             label="Export to Obsidian",
             visible=True,
-            on_finished=self._done,
+            on_finished=lambda report: self._done(report, typed),
             on_failed=self._failed,
             on_cancelled=self._cancelled,
         )
         return self._job
 
-    def _done(self, report: ExportReport) -> None:
+    def _done(self, report: ExportReport, typed: tuple[str, str] | None = None) -> None:
         self._job = ""
         if report.dry_run:
             if report.updated or report.conflicts:
@@ -198,12 +205,14 @@ class ExportDialog(QDialog):
             self.start()
             return
         self.report = report
+        self._written_to = typed or self._typed()
         self.dry = None
         self.summary.setPlainText(report_text(report))
         self.export.setText("Export again")
         self.export.setEnabled(True)
-        self.open_obsidian.setEnabled(True)
-        self.show_folder.setEnabled(True)
+        done = self._written_to == self._typed()  # not edited while it wrote
+        self.open_obsidian.setEnabled(done)
+        self.show_folder.setEnabled(done)
         self._remember()
         self.exported.emit(report)
 
@@ -238,6 +247,10 @@ class ExportDialog(QDialog):
 
     # -- afterwards --------------------------------------------------------------------------
     def folder_path(self) -> Path:
+        """The folder the last export wrote (the vault as the core resolved it), else the
+        folder the fields name."""
+        if self.report is not None:
+            return Path(self.report.vault) / self.report.folder
         return Path(self.vault.text().strip()) / (self.folder.text().strip() or "v2c")
 
     def _open(self, url: QUrl) -> None:
@@ -249,8 +262,9 @@ class ExportDialog(QDialog):
             QDesktopServices.openUrl(url)
 
     def _open_in_obsidian(self) -> None:
-        if self.report is not None:
+        if self.report is not None and self.open_obsidian.isEnabled():
             self._open(QUrl(self.report.open_link()))
 
     def _show_folder(self) -> None:
-        self._open(QUrl.fromLocalFile(str(self.folder_path())))
+        if self.report is not None and self.show_folder.isEnabled():
+            self._open(QUrl.fromLocalFile(str(self.folder_path())))
