@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from tests.conftest import corpus_path, first_cues
-from tests.support.openai_server import CHAT, OpenAITestServer, RecordedRequest, Reply
-from tests.unit.briefs.scripted import BriefWriter
+from tests.support.openai_server import CHAT, OpenAITestServer, RecordedRequest
+from tests.unit.briefs.served import MODEL, MODEL_ID, ServedWriter, server_models
 from tests.unit.briefs.test_pipeline import FORGET, MAKE, QUESTION, build, folder
 from tests.unit.owner.toys import run
 from v2c_desktop.cli.main import main as cli_main
@@ -31,9 +31,9 @@ from v2c_desktop.core.briefs.verify import TranscriptIndex, verify_quote
 from v2c_desktop.core.models.installed.manager import ModelManager
 from v2c_desktop.core.models.llamacpp import smollm2_test_model_path
 from v2c_desktop.core.models.registry import ModelRegistry
-from v2c_desktop.core.models.types import ChatMessage
 from v2c_desktop.core.services import Services
-from v2c_desktop.core.settings import ModelSettings, ServerSetting, Settings
+from v2c_desktop.core.settings import Settings, save_settings
+from v2c_desktop.core.wire_codec import decode
 
 pytestmark = pytest.mark.corpus
 
@@ -108,52 +108,13 @@ def test_real_smollm2_under_the_grammar_cites_only_verified_quotes(tmp_path: Pat
     assert any(t.model == SMOLLM2 for t in brief.timings)
 
 
-class ServedWriter:
-    """The scripted brief writer behind a real OpenAI-compatible JSON-mode endpoint."""
-
-    def __init__(self) -> None:
-        self.writer = BriefWriter(model_id="served")
-        self.schemas: list[str] = []
-
-    def __call__(self, request: RecordedRequest) -> Reply:
-        body = request.body
-        schema = body["response_format"]["json_schema"]["schema"]
-        self.schemas.append(body["response_format"]["type"])
-        messages = [ChatMessage(m["role"], m["content"]) for m in body["messages"]]
-        answer = asyncio.run(self.writer.complete_json(messages, schema))
-        return Reply(
-            payload={
-                "id": "chatcmpl-1",
-                "object": "chat.completion",
-                "model": body["model"],
-                "choices": [
-                    {
-                        "index": 0,
-                        "message": {"role": "assistant", "content": json.dumps(answer)},
-                        "finish_reason": "stop",
-                    }
-                ],
-                "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
-            }
-        )
-
-
-def test_an_openai_compatible_server_maps_and_reduces_over_a_socket(tmp_path: Path) -> None:
-    served = ServedWriter()
-    with OpenAITestServer(models=("brief-model",)) as server:
-        server.script(CHAT, *[served] * 40)
-        settings = ModelSettings(
-            servers=[
-                ServerSetting(
-                    name="testhost",
-                    base_url=server.base_url,
-                    chat_models=["brief-model"],
-                    context_window=4096,  # small: the two videos need map-reduce
-                    local=True,
-                )
-            ]
-        )
-        registry = ModelRegistry(settings, ModelManager.default())
+def served_brief(
+    tmp_path: Path, served: ServedWriter, request: BriefRequest
+) -> tuple[Brief, dict[str, TranscriptIndex], list[RecordedRequest]]:
+    """`request` over the two memory videos, written by `served` behind a real socket."""
+    with OpenAITestServer(models=(MODEL,)) as server:
+        server.script(CHAT, *[served] * 60)
+        registry = ModelRegistry(server_models(server.base_url), ModelManager.default())
 
         async def go() -> tuple[Brief, dict[str, TranscriptIndex]]:
             services = await asyncio.to_thread(
@@ -162,12 +123,7 @@ def test_an_openai_compatible_server_maps_and_reduces_over_a_socket(tmp_path: Pa
             api = CoreAPI(services)
             try:
                 await api.add([str(folder(tmp_path, MAKE, FORGET))], collection="Memory")
-                _, brief = await build(
-                    api,
-                    BriefRequest(
-                        QUESTION, collection="Memory", model="openai-compat/testhost/brief-model"
-                    ),
-                )
+                _, brief = await build(api, request)
                 indexes = {}
                 for video in await api.list_videos():
                     record = await api.get_video(video.id)
@@ -177,8 +133,15 @@ def test_an_openai_compatible_server_maps_and_reduces_over_a_socket(tmp_path: Pa
                 await api.aclose()
 
         brief, indexes = run(go(), timeout=300)
-        requests = server.requests_to(CHAT)
-    assert brief.model == "openai-compat/testhost/brief-model"
+        return brief, indexes, server.requests_to(CHAT)
+
+
+def test_an_openai_compatible_server_maps_and_reduces_over_a_socket(tmp_path: Path) -> None:
+    served = ServedWriter()
+    brief, indexes, requests = served_brief(
+        tmp_path, served, BriefRequest(QUESTION, collection="Memory", model=MODEL_ID)
+    )
+    assert brief.model == MODEL_ID
     assert brief.pass_kind == "map-reduce"
     assert set(served.schemas) == {"json_schema"}  # the server's JSON mode, with the schema
     steps = [s for s in served.writer.calls]
@@ -189,6 +152,84 @@ def test_an_openai_compatible_server_maps_and_reduces_over_a_socket(tmp_path: Pa
     assert {u.reason for u in brief.unverified} >= {"quote-not-found"}
     assert_every_citation_verifies(brief, indexes)
     assert any(t.stage == "map" and t.model == brief.model for t in brief.timings)
+    assert not served.repairs and brief.status == "complete"
+
+
+def test_a_broken_organising_answer_is_repaired_by_one_call(tmp_path: Path) -> None:
+    served = ServedWriter(broken=1)
+    brief, indexes, _ = served_brief(
+        tmp_path, served, BriefRequest(QUESTION, collection="Memory", model=MODEL_ID, strict=True)
+    )
+    (repair,) = served.repairs  # exactly one, and it says what was wrong
+    assert "not JSON" in repair
+    assert brief.status == "complete" and not brief.notes
+    kinds = {p.text: p.kind for p in brief.points}
+    assert kinds["Both videos describe how memory works."] == "consensus"  # the repaired answer
+    assert_every_citation_verifies(brief, indexes)
+
+
+def test_a_repair_that_fails_too_gives_an_honest_partial(tmp_path: Path) -> None:
+    served = ServedWriter(broken=99)  # every organising answer, and every repair, is broken
+    brief, indexes, requests = served_brief(
+        tmp_path,
+        served,
+        # strict: no other model of this computer may step in for the broken one
+        BriefRequest(QUESTION, collection="Memory", model=MODEL_ID, strict=True),
+    )
+    organising = [r for r in requests if "points" in json.dumps(r.body["response_format"])]
+    assert served.repairs and len(organising) == 2 * len(served.repairs)  # one repair each
+    assert brief.status == "partial"
+    assert len(brief.notes) == len(served.repairs)
+    for note in brief.notes:
+        assert note.startswith("organising") and "each of them is shown as its own point" in note
+    # what was verified in the map step is still there, each claim as its own point
+    assert brief.points and all(p.kind == "single-source" for p in brief.points)
+    assert not brief.bottom_line
+    assert_every_citation_verifies(brief, indexes)
+    assert "## Notes" in markdown(brief)
+
+
+def test_cli_brief_with_a_model_cites_only_verified_quotes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`v2c brief --model ID` as a person types it, the model an OpenAI-compatible server
+    named in the settings file."""
+    library = tmp_path / "lib.duckdb"
+    lib = ["--library", str(library)]
+    assert (
+        cli_main([*lib, "add", str(folder(tmp_path, MAKE, FORGET)), "--collection", "Memory"]) == 0
+    )
+    served = ServedWriter()
+    with OpenAITestServer(models=(MODEL,)) as server:
+        server.script(CHAT, *[served] * 60)
+        save_settings(Settings(models=server_models(server.base_url)))
+        capsys.readouterr()
+        code = cli_main(
+            [*lib, "brief", QUESTION, "--collection", "Memory", "--model", MODEL_ID, "--json"]
+        )
+        out = capsys.readouterr()
+    assert code == 0, out.err
+    body = json.loads(out.out)
+    brief = decode(body, Brief)
+    assert isinstance(brief, Brief)
+    assert brief.model == MODEL_ID and brief.pass_kind == "map-reduce" and not brief.extractive
+    assert "[map " in out.err and "[reduce " in out.err  # stage progress on stderr
+
+    async def transcripts() -> dict[str, TranscriptIndex]:
+        api = CoreAPI(await asyncio.to_thread(Services.open, library))
+        try:
+            return {
+                v.id: TranscriptIndex((await api.get_video(v.id)).transcript.segments)
+                for v in await api.list_videos()
+            }
+        finally:
+            await api.aclose()
+
+    assert citations_of(brief)
+    assert_every_citation_verifies(brief, run(transcripts(), timeout=60))
+    quotes = {c.quote for c in citations_of(brief)}
+    for quoted in re.findall(r"“([^”]*)”", body["markdown"]):  # what --json's Markdown shows
+        assert quoted.replace("\\", "").strip() in quotes, quoted
 
 
 def test_cli_brief_and_saved_briefs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

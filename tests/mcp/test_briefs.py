@@ -1,12 +1,15 @@
 """`build_brief` and `extract` through a real `v2c mcp` and the official MCP client.
 
-The server has no capable chat model (only the SmolLM2 test model), so a brief is the
-extractive one, labelled as such; a JSON Schema needs a model and says so; an unsupported
-schema keyword is refused at once. Progress notifications arrive stage by stage.
+The shared server has no capable chat model (only the SmolLM2 test model), so a brief is
+the extractive one, labelled as such; a JSON Schema needs a model and says so; an
+unsupported schema keyword is refused at once. Progress notifications arrive stage by
+stage. A second server, whose settings name an OpenAI-compatible test server's model,
+writes a brief and an extract with it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import corpus_path
+from tests.integration.test_briefs_end_to_end import assert_every_citation_verifies
 from tests.mcp.harness import (
     McpProcess,
     allow_agents,
@@ -22,7 +26,15 @@ from tests.mcp.harness import (
     server_env,
     text_of,
 )
-from tests.unit.owner.toys import remove_dir, short_dir
+from tests.support.openai_server import CHAT, OpenAITestServer
+from tests.unit.briefs.served import MODEL, MODEL_ID, ServedWriter, server_models
+from tests.unit.owner.toys import remove_dir, run, short_dir
+from v2c_desktop.core.api import CoreAPI
+from v2c_desktop.core.briefs.events import Brief
+from v2c_desktop.core.briefs.verify import TranscriptIndex, verify_quote
+from v2c_desktop.core.services import Services
+from v2c_desktop.core.settings import Settings, save_settings
+from v2c_desktop.core.wire_codec import decode
 
 pytestmark = pytest.mark.corpus
 
@@ -144,3 +156,79 @@ def test_export_obsidian_writes_only_into_the_users_vault_and_keeps_their_edits(
         assert "## My bottom line" in note.read_text(encoding="utf-8")  # the edit is kept
     finally:
         settings.write_text(kept, encoding="utf-8")
+
+
+def test_build_brief_and_extract_written_by_a_model_cite_only_verified_quotes(
+    tmp_path: Path,
+) -> None:
+    """The model an OpenAI-compatible server (on loopback) named in the user's settings:
+    build_brief and extract through map, verify and reduce, every citation they show
+    checked again from the library's transcripts."""
+    folder = tmp_path / "memory"
+    folder.mkdir()
+    for name in (MAKE, FORGET):
+        for suffix in (".en.srt", ".info.json"):
+            source = corpus_path(f"transcripts/crashcourse-psychology/{name}{suffix}")
+            (folder / source.name).write_bytes(source.read_bytes())
+    library, home, runtime = tmp_path / "library.duckdb", tmp_path / "home", short_dir()
+    served = ServedWriter()
+    try:
+        with OpenAITestServer(models=(MODEL,)) as openai:
+            openai.script(CHAT, *[served] * 80)
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setenv("V2C_HOME", str(home))
+                build_library(library, [str(folder)])
+                save_settings(Settings(models=server_models(openai.base_url)))
+            allow_agents(home, [folder])  # the settings above are kept
+            process = McpProcess(library, server_env(home, runtime))
+            try:
+                ids = [
+                    i["id"]
+                    for i in json.loads(process.text("list_items", {"url": str(folder)}))["items"]
+                ]
+                arguments = {
+                    "question": "How are memories made and lost?",
+                    "urls": ids,
+                    "model": MODEL_ID,
+                }
+                process.progress.clear()
+                result = process.call("build_brief", {**arguments, "format": "json"}, progress=True)
+                assert not result.is_error, text_of(result)
+                stages = [m or "" for _, _, m in process.progress]
+                shown = process.text("build_brief", arguments)  # the Markdown form
+                extracted = json.loads(
+                    process.text("extract", {**arguments, "template": "summary"})
+                )
+            finally:
+                process.close()
+    finally:
+        remove_dir(runtime)
+
+    body = json.loads(text_of(result))
+    brief = decode(body, Brief)
+    assert isinstance(brief, Brief)
+    assert brief.model == MODEL_ID and brief.pass_kind == "map-reduce"
+    assert any(s.startswith("map") for s in stages) and any(s.startswith("reduce") for s in stages)
+
+    async def transcripts() -> dict[str, TranscriptIndex]:
+        api = CoreAPI(await asyncio.to_thread(Services.open, library))
+        try:
+            return {
+                v.id: TranscriptIndex((await api.get_video(v.id)).transcript.segments)
+                for v in await api.list_videos()
+            }
+        finally:
+            await api.aclose()
+
+    indexes = run(transcripts(), timeout=60)
+    assert brief.points
+    assert_every_citation_verifies(brief, indexes)
+    assert "*(consensus)*" in shown and "Status: complete; model " + MODEL_ID in shown
+    # extract: {data, citations by JSON pointer}, every citation verified
+    assert extracted["status"] in {"complete", "partial"} and extracted["data"]["key_points"]
+    assert extracted["citations"]
+    for pointer, citations in extracted["citations"].items():
+        assert pointer.startswith("/key_points/") or pointer == "", pointer
+        for c in citations:
+            verdict = verify_quote(indexes[c["video_id"]], c["quote"], c["start"])
+            assert verdict.ok, c
