@@ -1,5 +1,6 @@
 """How long an Obsidian export of a 60-video collection takes: first export, an export again
-with nothing changed, a dry run, and an export again after the user edited every note.
+with nothing changed, a dry run, an export again after the user wrote in every note, then
+one video alone (the index still lists all 60) and the collection with the playlist note.
 
 All 60 transcripts of `../shared/corpus/transcripts/INDEX.json` go into one collection
 (imported without embeddings: the export reads transcripts, not vectors), with one
@@ -69,6 +70,14 @@ async def main() -> None:
             for note in vault.rglob("*.md"):
                 note.write_text(note.read_text(encoding="utf-8") + "\nMy note.\n", "utf-8")
             await timed(api, "again, after the user wrote in all", request)
+            first_id = next(o.video_id for o in result.outcomes if o.video_id)
+            one = ExportRequest(str(vault), video_ids=(first_id,))
+            alone = await timed(api, "one video alone", one)
+            index = next(n for n in alone.notes if n.kind == "index")
+            listed = (vault / index.path).read_text(encoding="utf-8").count("\n- [[")
+            print(f"  the index still lists {listed} notes ({index.action})")
+            playlist = dataclasses.replace(request, playlist=True)
+            await timed(api, "with the playlist note", playlist)
         finally:
             await api.aclose()
 
