@@ -293,3 +293,19 @@ def test_of_two_moved_copies_the_one_modified_last_is_updated(tmp_path: Path) ->
     assert (report.notes[0].path, report.notes[0].duplicates) == ("B/two.md", ("A/one.md",))
     assert "# New\n" in newer.read_text(encoding="utf-8")
     assert "# New\n" not in older.read_text(encoding="utf-8")
+
+
+def test_a_base_in_conflict_settles_too(tmp_path: Path) -> None:
+    vault = _vault(tmp_path)
+    talks = _talks()
+    export_obsidian(vault, talks, [])
+    base = vault / "v2c/v2c.base"
+    mine = base.read_text(encoding="utf-8").replace("name: Videos", "name: My videos")
+    base.write_text(mine, encoding="utf-8")
+    dry = export_obsidian(vault, talks, [], options=ExportOptions(dry_run=True))
+    assert [n.kind for n in dry.conflicts] == ["base"]
+    assert not (vault / "v2c/.v2c-conflicts.json").exists()  # a dry run remembers nothing
+    (conflict,) = export_obsidian(vault, talks, []).conflicts
+    (vault / conflict.beside).unlink()
+    report = export_obsidian(vault, talks, [])
+    assert report.conflicts == [] and base.read_text(encoding="utf-8") == mine
