@@ -37,6 +37,7 @@ class DigestWriter:
             return {
                 "title": TITLE,
                 "bottom_line": "The videos explain what consciousness is.",
+                "bottom_line_support": claims[:2],
                 "points": [{"topic": "Awareness", "text": "A point.", "support": claims[:6]}],
             }
         source, time, quote = self.pick(user)
@@ -53,6 +54,7 @@ class DigestWriter:
         return {  # everything in one pass
             "title": TITLE,
             "bottom_line": "The videos explain what consciousness is.",
+            "bottom_line_support": [real],
             "points": [
                 {"topic": "Awareness", "text": "What the video says.", "support": [real]},
                 {"topic": "Penguins", "text": "What it never says.", "support": [invented]},

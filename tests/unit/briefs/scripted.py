@@ -37,6 +37,7 @@ class BriefWriter:
     keyword: str = "memor"
     fail_on_title: str | None = None
     wait_for: asyncio.Event | None = None
+    cite_bottom_line: bool = True
     calls: list[str] = field(default_factory=list)
     #: every claim a map step answered, with its video's title: (title, claim)
     mapped: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
@@ -221,11 +222,18 @@ class BriefWriter:
                         "counter": "Memories are rebuilt each time.",
                     }
                 )
-        return {
+        answer: dict[str, Any] = {
             "title": "Memory, briefly",
             "bottom_line": "Memory is built and rebuilt.",
             "points": points,
         }
+        if self.cite_bottom_line:
+            answer["bottom_line_support"] = (
+                self._evidence(sources, claims, True, 0)
+                if inline
+                else [ids[0] for ids in by_video.values()]
+            )
+        return answer
 
     def _comparison(self, sources, claims, inline):  # type: ignore[no-untyped-def]
         good = self._evidence(sources, claims, inline, 0)

@@ -1,9 +1,11 @@
 """A finished `Brief` from what the model path (or the extractive path) produced.
 
 Says what became of every video (read with how many citations, a copy counted once, not
-read and why), whether the brief is complete or partial, and the notes a reader needs when
-nothing could be cited. Pure over its inputs: the brief service uses it before saving, and
-a digest written by an MCP client's model (`digest.py`) uses it as it is.
+read and why), whether the brief is complete or partial (complete only when what it claims
+is cited: every point, a model's bottom line, every item of a template, every value of your
+schema), and the notes a reader needs when nothing could be cited. Pure over its inputs:
+the brief service uses it before saving, and a digest written by an MCP client's model
+(`digest.py`) uses it as it is.
 """
 
 from __future__ import annotations
@@ -70,8 +72,17 @@ def assemble_brief(
         )
     not_read = [c for c in coverage if c.status == "not-read"]
     has_content = bool(generated.topics) or bool(generated.data)
+    bottom_uncited = generated.model_bottom_line and not generated.bottom_line_citations
+    if bottom_uncited and has_content:
+        limitations.append(
+            "the bottom line cites no evidence that checked out: read it as the model's "
+            "summary of the points, not as a cited finding"
+            if generated.bottom_line
+            else "the model wrote no bottom line"
+        )
     complete = (
         has_content
+        and not bottom_uncited
         and not generated.notes
         and not not_read
         and not generated.removed_items
@@ -98,6 +109,7 @@ def assemble_brief(
         question=request.question,
         template=spec_name,
         bottom_line=generated.bottom_line,
+        bottom_line_citations=generated.bottom_line_citations,
         topics=generated.topics,
         coverage=coverage,
         unverified=list(evidence.unverified),

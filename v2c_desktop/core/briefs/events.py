@@ -117,9 +117,10 @@ class StageTiming:
 class Brief:
     """A finished brief (or a partial one, saying what is missing in `notes`).
 
-    `data` and `data_citations` are a template's or a schema's answer: the JSON object and,
-    per JSON pointer, the verified citations supporting it; `uncited` lists the pointers no
-    verified citation covers.
+    `bottom_line_citations` are the verified evidence of a model's bottom line (without
+    any, the brief is partial). `data` and `data_citations` are a template's or a schema's
+    answer: the JSON object and, per JSON pointer, the verified citations supporting it;
+    `uncited` lists the pointers no verified citation covers.
     """
 
     id: str
@@ -143,6 +144,7 @@ class Brief:
     reused_maps: int = 0
     created_at: str = ""
     scope: dict[str, Any] = field(default_factory=dict)
+    bottom_line_citations: list[BriefCitation] = field(default_factory=list)
 
     @property
     def points(self) -> list[BriefPoint]:

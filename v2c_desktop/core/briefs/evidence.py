@@ -133,10 +133,21 @@ def _topic(value: Any) -> str:
     return " ".join(str(value or "").split())[:60] or "Other"
 
 
-def points_from_brief(
-    data: dict[str, Any], evidence: Evidence, *, inline: bool
-) -> tuple[str, list[BriefTopic]]:
-    """(bottom line, topics) from a `brief` answer; evidence inline or by claim number.
+@dataclass
+class Organised:
+    """A `brief` answer with its evidence resolved: the bottom line and its verified
+    citations, and the points by topic."""
+
+    bottom_line: str
+    bottom_line_citations: list[BriefCitation]
+    topics: list[BriefTopic]
+
+
+def points_from_brief(data: dict[str, Any], evidence: Evidence, *, inline: bool) -> Organised:
+    """The bottom line and the points of a `brief` answer; evidence inline or by number.
+
+    The bottom line keeps only its verified evidence (the claims it cites are not "used":
+    a claim only the bottom line cites still becomes a point of its own).
 
     A point keeps only its verified evidence. A point with no verified support is never
     shown, but verified evidence against it is not lost: the opposing side becomes a point
@@ -178,7 +189,8 @@ def points_from_brief(
         for shown in topic.points:
             _put(topics, order, topic.name, shown)
     bottom = " ".join(str(data.get("bottom_line") or "").split())
-    return bottom, [topics[key] for key in order]
+    cited = _evidence(data.get("bottom_line_support"), evidence, bottom, inline) if bottom else []
+    return Organised(bottom, [c for c, _ in cited], [topics[key] for key in order])
 
 
 def single_source_topics(claims: Iterable[Claim]) -> list[BriefTopic]:

@@ -99,6 +99,10 @@ class Generated:
 
     title: str = ""
     bottom_line: str = ""
+    bottom_line_citations: list[BriefCitation] = field(default_factory=list)
+    #: the bottom line is the model's own claim (a brief's), not a template's frame or
+    #: the extractive path's description of itself: it must be cited for `complete`
+    model_bottom_line: bool = False
     topics: list[BriefTopic] = field(default_factory=list)
     data: dict[str, Any] | None = None
     data_citations: dict[str, list[BriefCitation]] = field(default_factory=dict)
@@ -372,7 +376,10 @@ def _organise(answer: dict[str, Any], spec: Spec, result: Generated, *, inline: 
     evidence = result.evidence
     assert evidence is not None
     if spec.template is not None and spec.template.id == "brief":
-        result.bottom_line, result.topics = points_from_brief(answer, evidence, inline=inline)
+        organised = points_from_brief(answer, evidence, inline=inline)
+        result.bottom_line, result.topics = organised.bottom_line, organised.topics
+        result.bottom_line_citations = organised.bottom_line_citations
+        result.model_bottom_line = True
         result.title = " ".join(str(answer.get("title") or "").split())
         return
     if spec.template is not None:

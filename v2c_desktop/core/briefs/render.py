@@ -68,6 +68,8 @@ def markdown(brief: Brief, max_words: int = 400) -> str:
     out += [f"**Question:** {inert(brief.question)}", ""]
     if brief.bottom_line:
         out += ["## Bottom line", "", inert(brief.bottom_line), ""]
+        if brief.bottom_line_citations:
+            out += [*[f"- {cite(c)}" for c in brief.bottom_line_citations], ""]
     if brief.data is not None:  # a template's answer leads; its other claims follow
         out += _data_section(brief)
     budget = max_words - _words(brief.bottom_line)
