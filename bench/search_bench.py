@@ -182,10 +182,12 @@ async def replicate_to(
                 break
             record = records.get(orig) or records.setdefault(orig, store.get_video(orig))
             vid = f"file:bench-{n}-{orig}"
-            store.save_video(replace(record, video=replace(record.video, id=vid)))
+            await store.run(store.save_video, replace(record, video=replace(record.video, id=vid)))
             keyword = await engine.indexer.keyword_index(vid)
             matrix = np.stack([vectors_by_text[t] for t in keyword.texts]).astype(np.float32)
-            store.write_vectors(vid, model, keyword.ids, matrix, keyword.transcript_hash)
+            await store.run(
+                store.write_vectors, vid, model, keyword.ids, matrix, keyword.transcript_hash
+            )
             total += len(keyword.ids)
     await engine.aclose()
     return total, time.perf_counter() - started
@@ -262,9 +264,8 @@ async def _copy_vectors(
         by_video.setdefault(str(vid), []).append((int(cid), str(text)))
     for vid, chunks in by_video.items():
         matrix = np.stack([vectors_by_text[t] for _, t in chunks]).astype(np.float32)
-        store.write_vectors(
-            vid, model, [c for c, _ in chunks], matrix, store.transcript_hash(vid) or ""
-        )
+        digest = store.transcript_hash(vid) or ""
+        await store.run(store.write_vectors, vid, model, [c for c, _ in chunks], matrix, digest)
 
 
 # -- 3. latency ------------------------------------------------------------------------------

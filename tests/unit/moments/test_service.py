@@ -283,7 +283,8 @@ def test_extractive_moments_without_chapters_are_its_topic_shifts(tmp_path: Path
             (video_id,) = (await api.add([str(source)])).changed_ids
             await api.index_pending()  # the chunks' vectors (on import too, in the app)
             shifts = await api.get_key_moments(video_id, 6)
-            api._s.store.drop_video_index(video_id)  # no vectors: evenly spaced
+            store = api._s.store  # no vectors: evenly spaced
+            await store.run(store.drop_video_index, video_id)
             even = await api.get_key_moments(video_id, 6)
             return shifts, even, await api.get_video(video_id)
         finally:

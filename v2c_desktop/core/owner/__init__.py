@@ -3,7 +3,12 @@
 `open_session` makes this process the library's owner (it holds the lock and the only
 DuckDB connection, and serves the API with `OwnerServer`) or a client of the process that
 is (`session.api` is then a `RemoteProxy` over an `OwnerClient`). See `protocol` for the
-wire format and `codec` for what may cross it.
+wire format; what may cross it is every dataclass registered with `core/wire.py` (`@wire`,
+where the type is defined), in the JSON form of `core/wire_codec.py`.
+
+The faces never call `open_session`: they open a library through `core.open.open_api`, and
+take from this package only the `Session` and `ConnectedClient` types
+(tests/unit/test_layers.py).
 """
 
 from ..wire_codec import decode, encode, register
