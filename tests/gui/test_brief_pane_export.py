@@ -119,6 +119,7 @@ def test_export_writes_the_notes_and_a_re_export_after_an_edit_reports_the_confl
     assert conflict.path == brief_note.path and conflict.beside
     assert path.read_text(encoding="utf-8") == edited  # never overwritten
     assert (vault / conflict.beside).is_file()
+    assert f"v2c's new version went to {conflict.beside}" in again.summary.toPlainText()
     assert "you edited" in again.summary.toPlainText()
     again.close()
 

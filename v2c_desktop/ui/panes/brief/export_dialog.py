@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from v2c_desktop.core.errors import V2CError
 from v2c_desktop.core.export.events import ExportReport, ExportRequest
+from v2c_desktop.core.plain_text import counted
 from v2c_desktop.core.settings import Settings, save_settings
 
 from ...bridge import JobRunner
@@ -40,18 +41,22 @@ if TYPE_CHECKING:
 
 def report_text(report: ExportReport) -> str:
     """What an export did (or, dry, would do), note by note where it matters."""
-    verb = "would be" if report.dry_run else "were"
+    created = len(report.created)
+    verb = "would be" if report.dry_run else "was" if created == 1 else "were"
     lines = [
-        f"{len(report.created)} notes {verb} created, {len(report.updated)} updated "
+        f"{counted(created, 'note')} {verb} created, {len(report.updated)} updated "
         f"(your own text kept), {len(report.unchanged)} unchanged, "
         f"{len(report.conflicts)} in conflict."
     ]
     for note in report.updated:
         lines.append(f"updated: {note.path}")
     for note in report.conflicts:
-        beside = f"; the new version {'goes' if report.dry_run else 'went'} to {note.beside}"
         reason = f" ({note.reason})" if note.reason else ""
-        lines.append(f"conflict: {note.path}{reason}{beside if note.beside else ''}")
+        lines.append(f"conflict: {note.path}{reason}")
+        if note.beside:  # on a line of its own: the path a person looks for in the vault
+            lines.append(
+                f"    v2c's new version {'goes' if report.dry_run else 'went'} to {note.beside}"
+            )
     if report.conflicts:
         lines.append(
             "A conflict means you edited the part of a note v2c writes; it was left as you "
