@@ -39,6 +39,8 @@ class BriefWriter:
     wait_for: asyncio.Event | None = None
     cite_bottom_line: bool = True
     calls: list[str] = field(default_factory=list)
+    #: every prompt it answered: (step, the last message's text)
+    prompts: list[tuple[str, str]] = field(default_factory=list)
     #: every claim a map step answered, with its video's title: (title, claim)
     mapped: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
@@ -74,6 +76,7 @@ class BriefWriter:
         props = json_schema.get("properties", {})
         step = "map" if "claims" in props else "data" if "data" in props else "answer"
         self.calls.append(step)
+        self.prompts.append((step, prompt))
         if self.wait_for is not None:
             await self.wait_for.wait()
         sources = _sources(prompt)
@@ -101,7 +104,8 @@ class BriefWriter:
         out: list[dict[str, Any]] = []
         for n, (_title, lines) in sources.items():
             hits = [(t, text) for t, text in lines if self.keyword in text.lower()][:3]
-            for time, text in hits:
+            stances = ["for", "against", "sideways"]  # the last is no stance: dropped
+            for (time, text), stance in zip(hits, stances, strict=False):
                 out.append(
                     {
                         "claim": f"The video says: {text[:60]}",
@@ -109,6 +113,7 @@ class BriefWriter:
                         "source": n,
                         "time": time,
                         "topic": "Memory",
+                        "stance": stance,
                     }
                 )
             out.append(

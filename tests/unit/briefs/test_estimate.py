@@ -96,3 +96,29 @@ def test_an_unsupported_schema_keyword_fails_the_estimate_as_the_build_would(
 
     error = run(go(), timeout=60)
     assert error.code == "bad-request" and "patternProperties" in error.message
+
+
+def test_a_schema_with_no_model_to_fill_it_is_refused_by_the_estimate(tmp_path: Path) -> None:
+    """A fresh install (no chat model) cannot fill your schema: the estimate says so up
+    front, where it used to promise an extractive brief the build then refused."""
+    schema = {"type": "object", "properties": {"facts": {"type": "array"}}}
+
+    async def go() -> tuple[V2CError, V2CError, BriefEstimate]:
+        api = await open_core(tmp_path, None)
+        try:
+            await api.add([str(folder(tmp_path, MAKE))], collection="Memory")
+            request = BriefRequest(QUESTION, collection="Memory", schema=schema)
+            with pytest.raises(V2CError) as estimated:
+                await api.estimate_brief(request)
+            with pytest.raises(V2CError) as built:
+                await build(api, request)
+            fine = await api.estimate_brief(BriefRequest(QUESTION, collection="Memory"))
+            return estimated.value, built.value, fine
+        finally:
+            await api.aclose()
+
+    estimated, built, fine = run(go(), timeout=60)
+    for error in (estimated, built):
+        assert error.code == "bad-request" and "needs a chat model" in error.message
+        assert "Ollama or LM Studio" in error.hint
+    assert fine.pass_kind == "extractive"  # a template still gets its extractive brief

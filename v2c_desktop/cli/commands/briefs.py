@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from v2c_desktop.core.briefs.events import BriefDone, BriefRequest, BriefStep
-from v2c_desktop.core.briefs.render import as_json, markdown
+from v2c_desktop.core.briefs.render import as_json, markdown, words_of
 from v2c_desktop.core.errors import V2CError, bad_request
 
 from ..context import open_context
@@ -139,7 +139,7 @@ async def run_show(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(as_json(brief))
     else:
-        sys.stdout.write(markdown(brief, int(brief.scope.get("max_words") or 400)))
+        sys.stdout.write(markdown(brief, words_of(brief)))
     return 0
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from ..search.text_tokens import tokenize
 from ..timecode import parse_time
 from .events import BriefCitation, BriefPoint, BriefTopic, PointKind, UnverifiedClaim
+from .prompts import STANCES
 from .sources import BriefSource
 from .verify import verify_quote
 
@@ -29,6 +30,7 @@ class Claim:
     text: str
     topic: str
     citation: BriefCitation
+    stance: str | None = None  # for / against / neutral, when the map step said
 
 
 def kind_of(support: Sequence[BriefCitation], oppose: Sequence[BriefCitation]) -> PointKind:
@@ -86,7 +88,8 @@ class Evidence:
         )
 
     def add_claims(self, raw: Iterable[Any]) -> list[Claim]:
-        """Verify mapped claims (`{claim, quote, source, time, topic}`); the verified ones."""
+        """Verify mapped claims (`{claim, quote, source, time, topic, stance?}`); the
+        verified ones."""
         added: list[Claim] = []
         for item in raw:
             if not isinstance(item, dict):
@@ -95,7 +98,14 @@ class Evidence:
             citation = self.cite(item, text)
             if citation is None or not text:
                 continue
-            claim = Claim(len(self.claims) + 1, text, _topic(item.get("topic")), citation)
+            stance = item.get("stance")
+            claim = Claim(
+                len(self.claims) + 1,
+                text,
+                _topic(item.get("topic")),
+                citation,
+                stance if stance in STANCES else None,
+            )
             self.claims.append(claim)
             added.append(claim)
         return added

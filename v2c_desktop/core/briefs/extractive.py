@@ -9,6 +9,7 @@ construction (it is still checked, which also snaps its times).
 
 from __future__ import annotations
 
+import asyncio
 import math
 import re
 from collections import Counter
@@ -68,30 +69,56 @@ async def extractive_topics(
     """Topics of passages (best first); empty when no video says anything about it.
 
     The passages are the best hybrid-search ranges of the whole scope (a few per video, so
-    one long video cannot fill the brief), each quoted as its best whole sentences.
+    one long video cannot fill the brief), each quoted as its best whole sentences. The
+    pure computation (term statistics over every segment, choosing, verifying and grouping
+    passages) runs in a worker thread: on a large collection it takes long enough to stall
+    the event loop the app's window and the owner's clients share.
     """
     query = terms(question)
     by_id = {s.video_id: s for s in sources}
     request = SearchRequest(question, mode="hybrid", limit=100, video_ids=tuple(by_id))
     per_video = max(MIN_PER_VIDEO, math.ceil(PASSAGES_PER_BRIEF / max(1, len(sources))))
-    stats = TermStats(s.text for source in sources for s in source.index.segments)
+    stats, telling = await asyncio.to_thread(_scope_terms, sources, question)
     hits = list((await search(request)).hits)
     # what the videos keep coming back to, so that passages the question's words miss
     # ("cost function" for "how does it learn") are candidates too; relevance still decides
-    for term in key_terms(stats, [question], KEY_TERMS):
+    for term in telling:
         found = await search(
             SearchRequest(term, mode="hybrid", limit=TERM_HITS, video_ids=tuple(by_id))
         )
         hits.extend(found.hits)
-    candidates = _candidates(hits, by_id, query, CANDIDATE_FACTOR * per_video)
+    candidates = await asyncio.to_thread(
+        _candidates, hits, by_id, query, CANDIDATE_FACTOR * per_video
+    )
     if not candidates:
         return []
+    vectors = await embed([question, *(c.quote for c in candidates)]) if embed else None
+    return await asyncio.to_thread(
+        _topics_of, question, candidates, vectors, per_video, stats, evidence
+    )
+
+
+def _scope_terms(sources: Sequence[BriefSource], question: str) -> tuple[TermStats, list[str]]:
+    """The scope's term statistics and its most telling terms besides the question's."""
+    stats = TermStats(s.text for source in sources for s in source.index.segments)
+    return stats, key_terms(stats, [question], KEY_TERMS)
+
+
+def _topics_of(
+    question: str,
+    candidates: Sequence[_Candidate],
+    vectors: np.ndarray | None,
+    per_video: int,
+    stats: TermStats,
+    evidence: Evidence,
+) -> list[BriefTopic]:
+    """The chosen passages, verified and grouped into named topics (without `vectors`, one
+    topic a passage, in search order)."""
     names: set[str] = set()
-    if embed is None:
+    if vectors is None:
         chosen = _capped(candidates, range(len(candidates)), per_video)
         passages, _ = _passages(candidates, chosen, evidence)
         return [_topic([p], question, stats, names) for p in passages]
-    vectors = await embed([question, *(c.quote for c in candidates)])
     relevance = vectors[1:] @ vectors[0]
     floor = max(MIN_RELEVANCE, RELATIVE_RELEVANCE * float(relevance.max()))
     chosen = _diverse(candidates, vectors[1:], relevance, floor, per_video)

@@ -14,6 +14,7 @@ sink the brief: it is noted, and what was verified so far still makes a (partial
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
@@ -201,7 +202,7 @@ async def _single(
     if keys is not None:
         answer = keys.ground(answer)
     started = time.perf_counter()
-    _organise(answer, spec, result, inline=True)
+    await asyncio.to_thread(_organise, answer, spec, result, inline=True)  # every quote checked
     result.timings.append(StageTiming("verify", _ms(started)))
 
 
@@ -240,13 +241,13 @@ async def _map_reduce(
         if raw is not None:
             result.reused_maps += 1
         else:
-            raw = await _map_chunk(question, chunk, chain, result)
+            raw, by = await _map_chunk(question, chunk, chain, result)
             if raw is None:
                 continue
-            served = served or next(iter(result.served_by), None)
+            served = served or by  # the model that served the first part read
             await remember(key, raw)
         t = time.perf_counter()
-        evidence.add_claims(raw)
+        await asyncio.to_thread(evidence.add_claims, raw)  # pure work; nothing else touches it
         verify_ms += _ms(t)
     yield BriefStep("map", len(work), len(work), f"{len(evidence.claims)} claims verified")
     result.timings.append(StageTiming("map", _ms(started) - verify_ms, served))
@@ -255,7 +256,7 @@ async def _map_reduce(
     started = time.perf_counter()
     answer, left = await _reduce(question, evidence.claims, spec, chain, budget, result)
     result.timings.append(StageTiming("reduce", _ms(started), _last_served(result)))
-    _organise(answer or {}, spec, result, inline=False)
+    await asyncio.to_thread(_organise, answer or {}, spec, result, inline=False)
     if spec.template is None or spec.template.id != "brief":
         # a brief lists every claim no point used itself; a template's answer holds only
         # what fitted its call, so the claims left out are listed here: none is lost
@@ -265,7 +266,8 @@ async def _map_reduce(
 
 async def _map_chunk(
     question: str, chunk: Chunk, chain: Sequence[ChatModel], result: Generated
-) -> list[dict[str, Any]] | None:
+) -> tuple[list[dict[str, Any]] | None, str | None]:
+    """The chunk's claims (None when no model could read it), and the model that did."""
     run = ChainRun(stage="map")
     keys = LineKeys.of([(chunk.source, chunk.lines)]) if grounded(chain) else None
     try:
@@ -283,7 +285,7 @@ async def _map_chunk(
         result.not_read.setdefault(
             chunk.source.video_id, f"a part could not be read: {error.message}"
         )
-        return None
+        return None, None
     finally:
         result.attempts += run.attempts_dicts()
         if run.served_by:
@@ -291,7 +293,8 @@ async def _map_chunk(
     if keys is not None:
         answer = keys.ground(answer)
     claims = answer.get("claims")
-    return [c for c in claims if isinstance(c, dict)] if isinstance(claims, list) else []
+    found = [c for c in claims if isinstance(c, dict)] if isinstance(claims, list) else []
+    return found, run.served_by
 
 
 async def _reduce(
@@ -326,7 +329,7 @@ async def _reduce(
         batches = batches[:1]
     merged: dict[str, Any] | None = None
     for batch in batches:
-        numbered = [(c.n, c.citation.title, c.topic, c.text) for c in batch]
+        numbered = [(c.n, c.citation.title, c.topic, c.text, c.stance) for c in batch]
         messages = prompts.reduce_messages(question, numbered, spec.instructions())
         schema = spec.answer_schema(prompts.claim_refs_schema())
         run = ChainRun(stage="reduce")

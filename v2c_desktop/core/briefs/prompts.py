@@ -18,10 +18,16 @@ from .sources import BriefSource, Chunk
 
 #: Bumped whenever the map prompt or schema changes: cached maps of older versions are
 #: not reused (the cache key holds it).
-MAP_PROMPT_VERSION = "map-1"
+MAP_PROMPT_VERSION = "map-2"
 #: The same for maps whose evidence names lines (`grounding.py`).
-MAP_LINES_PROMPT_VERSION = "map-lines-1"
+MAP_LINES_PROMPT_VERSION = "map-lines-2"
 MAX_CLAIMS = 10
+#: A claim's optional stance on what the question asks (the spec's `stance?`): the reduce
+#: step sees it beside the claim, to find the two sides of a disagreement. Only a hint to
+#: the model: whether a point is a disagreement is still decided in code, from the claims
+#: it cites on each side.
+STANCES = ("for", "against", "neutral")
+STANCE_SCHEMA: dict[str, Any] = {"type": "string", "enum": list(STANCES)}
 
 QUOTE_RULE = (
     "Every quote must be copied word for word from one line of the transcript, at least six "
@@ -76,6 +82,7 @@ MAP_SCHEMA: dict[str, Any] = {
                     "source": {"type": "integer"},
                     "time": {"type": "string", "maxLength": 10},
                     "topic": {"type": "string", "maxLength": 60},
+                    "stance": STANCE_SCHEMA,
                 },
                 "required": ["claim", "quote", "source", "time", "topic"],
             },
@@ -101,6 +108,7 @@ def map_schema(keys: LineKeys | None = None) -> dict[str, Any]:
                         "claim": {"type": "string", "maxLength": 300},
                         "line": keys.schema(),
                         "topic": {"type": "string", "maxLength": 60},
+                        "stance": STANCE_SCHEMA,
                     },
                     "required": ["claim", "line", "topic"],
                 },
@@ -137,7 +145,8 @@ def map_messages(question: str, chunk: Chunk, keys: LineKeys | None = None) -> l
     task = (
         f"From the transcript excerpt, list up to {MAX_CLAIMS} claims that bear on the "
         "question, each one sentence in your own words (`claim`), with a short `topic` name "
-        f"and {shown}. {rule}"
+        f"and {shown}; `stance` may say whether the claim speaks for or against what the "
+        f"question asks about, or neither. {rule}"
     )
     return [
         ChatMessage("system", _system(block.instruction(), task)),
@@ -174,14 +183,17 @@ def single_messages(
 
 def reduce_messages(
     question: str,
-    claims: Sequence[tuple[int, str, str, str]],
+    claims: Sequence[tuple[int, str, str, str, str | None]],
     instructions: str,
 ) -> list[ChatMessage]:
-    """Organise verified claims (number, video title, topic, claim) into the answer.
+    """Organise verified claims (number, video title, topic, claim, stance) into the answer.
 
     Evidence is named by claim number only: the claims' quotes were already checked.
     """
-    items = [(f"claim {n} ({title}; topic: {topic})", text) for n, title, topic, text in claims]
+    items = [
+        (f"claim {n} ({title}; topic: {topic}{f'; stance: {stance}' if stance else ''})", text)
+        for n, title, topic, text, stance in claims
+    ]
     block = fence(items)
     task = (
         f"{instructions} The evidence is the numbered claims below, each already checked "

@@ -19,6 +19,7 @@ from ..timecode import clock
 from .events import Brief, BriefCitation, BriefPoint
 
 UNVERIFIED_SHOWN = 20
+DEFAULT_WORDS = 400
 KIND_LABEL = {
     "consensus": "consensus",
     "disagreement": "disagreement",
@@ -56,7 +57,7 @@ def _words(text: str) -> int:
     return len(text.split())
 
 
-def markdown(brief: Brief, max_words: int = 400) -> str:
+def markdown(brief: Brief, max_words: int = DEFAULT_WORDS) -> str:
     title = inert(brief.title) or "Brief"
     out = [f"# {title}", ""]
     if brief.extractive:
@@ -166,8 +167,17 @@ def _footer(brief: Brief) -> list[str]:
     ]
 
 
-def as_json(brief: Brief) -> dict[str, Any]:
-    """The brief as plain JSON (what `--json` and MCP `format: json` return)."""
+def words_of(brief: Brief) -> int:
+    """The length the brief was asked for (`max_words`, kept in its scope), else the default."""
+    try:
+        return int(brief.scope.get("max_words") or DEFAULT_WORDS)
+    except (TypeError, ValueError):
+        return DEFAULT_WORDS
+
+
+def as_json(brief: Brief, max_words: int | None = None) -> dict[str, Any]:
+    """The brief as plain JSON (what `--json` and MCP `format: json` return); its Markdown
+    at the length the request asked for (`max_words`, by default the one it was built with)."""
     out = dataclasses.asdict(brief)
-    out["markdown"] = markdown(brief)
+    out["markdown"] = markdown(brief, max_words or words_of(brief))
     return out

@@ -53,41 +53,45 @@ TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean", 
 def check_schema(schema: object, where: str = "#") -> None:
     """Raise `bad-request` for the first unsupported part of `schema` (with its location)."""
     if not isinstance(schema, dict):
-        raise _refuse(where, "a schema must be a JSON object")
+        raise _refuse(where, "a schema must be a JSON object", None)
     for key, value in schema.items():
         here = f"{where}/{key}"
         if key in ANNOTATIONS:
             continue
         if key not in SUPPORTED:
-            raise _refuse(here, f"the keyword {key!r} is not supported")
+            raise _refuse(here, f"the keyword {key!r} is not supported", key)
         if key == "type":
             names = value if isinstance(value, list) else [value]
             bad = [n for n in names if n not in TYPES]
             if bad or not names:
-                raise _refuse(here, f"unknown type {bad[0] if bad else value!r}")
+                raise _refuse(here, f"unknown type {bad[0] if bad else value!r}", key)
         elif key == "properties":
             if not isinstance(value, dict):
-                raise _refuse(here, "`properties` must map names to schemas")
+                raise _refuse(here, "`properties` must map names to schemas", key)
             for name, sub in value.items():
                 check_schema(sub, f"{here}/{name}")
         elif key == "items":
             if isinstance(value, list):
-                raise _refuse(here, "tuple `items` (a list of schemas) is not supported")
+                raise _refuse(here, "tuple `items` (a list of schemas) is not supported", key)
             check_schema(value, here)
         elif key == "additionalProperties" and not isinstance(value, bool):
             check_schema(value, here)
         elif key == "required" and not (
             isinstance(value, list) and all(isinstance(v, str) for v in value)
         ):
-            raise _refuse(here, "`required` must be a list of property names")
+            raise _refuse(here, "`required` must be a list of property names", key)
 
 
-def _refuse(where: str, why: str) -> V2CError:
+def _refuse(where: str, why: str, keyword: str | None) -> V2CError:
+    """The refusal: the message says what and where; the hint names the keyword to change
+    (an agent or a person fixing the schema reads the hint first) and what is supported."""
+    change = f"change or remove {keyword!r} at {where}" if keyword else f"fix the schema at {where}"
     return bad_request(
         f"your JSON Schema cannot be used: {why} (at {where})",
-        "use only type, properties, required, additionalProperties, items, enum, const, "
-        "minItems, maxItems, uniqueItems, minLength, maxLength, pattern, minimum, maximum, "
-        "exclusiveMinimum, exclusiveMaximum and annotations such as title or description",
+        f"{change}; use only type, properties, required, additionalProperties, items, enum, "
+        "const, minItems, maxItems, uniqueItems, minLength, maxLength, pattern, minimum, "
+        "maximum, exclusiveMinimum, exclusiveMaximum and annotations such as title or "
+        "description",
     )
 
 

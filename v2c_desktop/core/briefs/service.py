@@ -9,6 +9,7 @@ place, reusing the cached maps of videos whose transcripts did not change.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import time
@@ -65,11 +66,12 @@ class BriefService:
         it would be extractive (the same errors a build raises first); for estimates."""
         if request.rerun:
             request = await self._rerun_request(request)
-        _spec(request)  # an unsupported schema keyword fails here
+        spec = _spec(request)  # an unsupported schema keyword fails here
+        chain, why = self._chain(request)
+        _needs_a_model(spec, chain, why)  # and a schema with no model to fill it
         records = await self._scope(request)
         if request.skip_sponsors:
             records, _ = await without_sponsors(self.store, records)
-        chain, why = self._chain(request)
         return records, chain, why
 
     async def build(self, request: BriefRequest) -> AsyncIterator[BriefEvent]:
@@ -81,21 +83,18 @@ class BriefService:
         spec = _spec(request)
         if not request.question.strip():
             raise bad_request("a brief needs a question", "say what the brief should answer")
+        chain, why = self._chain(request)
+        _needs_a_model(spec, chain, why)
         records = await self._scope(request)
         left_out: list[str] = []
         if request.skip_sponsors:
             records, left_out = await without_sponsors(self.store, records)
-        sources = number_sources(records)
+        # indexing every transcript and finding copies is pure work, long on a big scope
+        sources = await asyncio.to_thread(number_sources, records)
         yield BriefStep("scope", len(records), len(records), f"{len(sources)} distinct videos")
         timings = [StageTiming("retrieve", _ms(started))]
-        chain, why = self._chain(request)
         generated: Generated
         if not chain:
-            if spec.template is None:
-                raise bad_request(
-                    "filling your own JSON Schema needs a chat model",
-                    f"{why}; {{get-model}}, or start Ollama or LM Studio",
-                )
             yield BriefStep("extract", 0, len(sources), "finding the best passages")
             generated = await self._extractive(request, sources, spec, why)
             yield BriefStep("extract", len(sources), len(sources), "passages grouped")
@@ -245,6 +244,16 @@ class BriefService:
             rerun=saved.id,
             title=saved.title,
             skip_sponsors=request.skip_sponsors or bool(scope.get("skip_sponsors")),
+        )
+
+
+def _needs_a_model(spec: Spec, chain: list[ChatModel], why: str) -> None:
+    """Refuse a schema no model can fill, before anything is read: the extractive brief
+    has no answer to give in the user's own shape."""
+    if spec.template is None and not chain:
+        raise bad_request(
+            "filling your own JSON Schema needs a chat model",
+            f"{why}; {{get-model}}, or start Ollama or LM Studio",
         )
 
 
