@@ -16,7 +16,9 @@ timedtext URL with a small json3 body whose lines name the track asked for
 ("creator de, line 1"; "auto en>fr, line 1"): a test reads which track was imported.
 
 `ReplayInfoSource` is an `InfoSource` over the recorded videos; any other video id answers
-as yt-dlp does for the recorded "This video is unavailable" player response.
+as yt-dlp does for the recorded "This video is unavailable" player response. Asked for
+comments, it adds the hand-written `comments` of tests/fixtures/comments/ (see its README),
+cut to the count asked for as YouTube's `max_comments` cuts them.
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ RECORDED = {
     "dsMFmonKDD4": "youtube_transcripts_disabled.innertube.json",  # no captions at all
 }
 UNAVAILABLE = "youtube_video_unavailable.innertube.json"
+#: hand-written yt-dlp `comments` lists by video id (no recorded payload exists offline)
+COMMENTS = Path(__file__).resolve().parents[1] / "fixtures" / "comments" / "youtube.json"
 #: yt-dlp's `YoutubeIE._SUBTITLE_FORMATS` (2026.10), in its order
 SUBTITLE_FORMATS = ("json3", "srv1", "srv2", "srv3", "ttml", "srt", "vtt")
 CAPTION_LINES = 3
@@ -165,6 +169,7 @@ class ReplayInfoSource:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.calls: list[str] = []
+        self.comment_calls: list[tuple[str, int]] = []  # (url, count asked) per comments read
         self._infos: dict[str, dict[str, Any]] = {}
 
     def info(self, video_id: str) -> dict[str, Any]:
@@ -173,12 +178,20 @@ class ReplayInfoSource:
             self._infos[video_id] = info_from_player_response(player)
         return copy.deepcopy(self._infos[video_id])
 
-    async def extract(self, url: str, *, flat: bool = False) -> dict[str, Any]:
+    async def extract(
+        self, url: str, *, flat: bool = False, comments: int | None = None
+    ) -> dict[str, Any]:
         self.calls.append(url)
         video_id = youtube_id_from_url(url) or ""
         if video_id not in RECORDED:
             raise _unavailable(self.folder, video_id or url)
-        return self.info(video_id)
+        info = self.info(video_id)
+        if comments is not None:
+            self.comment_calls.append((url, comments))
+            recorded = json.loads(COMMENTS.read_text(encoding="utf-8")).get(video_id, [])
+            info["comments"] = recorded[:comments]
+            info["comment_count"] = len(info["comments"])
+        return info
 
 
 def caption_label(query: dict[str, list[str]]) -> str:

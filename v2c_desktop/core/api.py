@@ -18,6 +18,7 @@ from .briefs.events import Brief, BriefEstimate, BriefEvent, BriefRequest, Brief
 from .domain.captions import CaptionChoice, CaptionTracks
 from .domain.changes import Change
 from .domain.chats import ChatRecord
+from .domain.comments import Comments
 from .domain.duplicates import DuplicateGroup
 from .domain.follow import FollowState, RefreshResult
 from .domain.imports import BatchResult, ImportOutcome, ItemListing
@@ -171,6 +172,29 @@ class CoreAPI:
         if self._s.sponsor is None:
             raise not_found("this library was opened without SponsorBlock")
         return await self._s.sponsor.get(video_id, categories, refresh)
+
+    async def get_comments(
+        self,
+        ref: str,
+        limit: int | None = None,
+        refresh: bool = False,
+        agent: AgentSettings | None = None,
+        progress: ProgressCallback = ignore_progress,
+    ) -> Comments:
+        """Up to `limit` (1-500, default 20) comments of the video `ref` names (a URL, a
+        library id or title, a YouTube id), replies after the comment they answer. The ones
+        the library kept are returned when they are enough (as many as asked, or all there
+        were); else yt-dlp reads them from the video's site and they are kept with it. A
+        video not in the library is imported as every read is; one that cannot be (no
+        captions) still has its comments, kept by its id, and `in_library` False. A file on
+        this computer, or a site yt-dlp reads no comments from, is `unsupported-input`.
+        `refresh` reads them from the site again; `agent`: an AI agent's call (its reads
+        reach public hosts only). Reports `comments` progress; cancel keeps nothing new."""
+        if self._s.comments is None:
+            raise not_found("this library was opened without comments")
+        return await self._s.comments.get(
+            ref, limit, refresh=refresh, agent=agent, progress=progress
+        )
 
     # -- collections --------------------------------------------------------------------------
     async def list_collections(self) -> list[Collection]:

@@ -76,6 +76,16 @@ SETTING_WORDS: dict[str, dict[Face | None, str]] = {
         "agent": "fill it from one: add_to_collection with the playlist, channel or feed URL",
         None: "fill it from a playlist, channel or feed",
     },
+    # where comments come from: a video's page on its site, never a file on this computer
+    "comments-source": {
+        "cli": "comments come from a video's site: pass the URL of a video on YouTube or "
+        "another site (`v2c comments URL`), or the id of a video imported from one",
+        "app": "comments come from a video's site: choose a video imported from YouTube or "
+        "another site (its details show Comments)",
+        "agent": "comments come from a video's site: pass the URL of a video on YouTube or "
+        "another site yt-dlp reads, or the library id of a video imported from one",
+        None: "comments come from a video's site: use a video from YouTube or another site",
+    },
     # the Notion integration token an export sends, and the page it writes under
     "notion-token": {
         "cli": "a Notion integration token: `NOTION_TOKEN=...` in the environment, or "

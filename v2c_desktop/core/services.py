@@ -12,6 +12,7 @@ from pathlib import Path
 
 from .ask.service import AskService
 from .briefs.service import BriefService
+from .comments.service import CommentService
 from .export.service import ExportService
 from .importers.web.fetch import make_http_client
 from .importers.web.settings import WebSettings
@@ -45,6 +46,7 @@ class Services:
     moments: MomentService
     thumbnails: Thumbnails | None = None
     sponsor: SponsorService | None = None
+    comments: CommentService | None = None
 
     @classmethod
     def open(
@@ -97,6 +99,7 @@ class Services:
             moments,
             thumbnails=thumbnails,
             sponsor=SponsorService(store, lib, server=settings.sponsorblock.server),
+            comments=CommentService(store, lib),
         )
 
     async def aclose(self) -> None:

@@ -12,15 +12,15 @@ from typing import Literal
 
 from ..wire import wire
 
-Subject = Literal["video", "collection", "chat", "index", "brief", "skips"]
+Subject = Literal["video", "collection", "chat", "index", "brief", "skips", "comments"]
 Action = Literal["added", "updated", "removed", "changed"]
 
 
 @wire
 @dataclass(frozen=True)
 class Change:
-    """`ids` are the videos, collections or chats concerned (video ids for `index` and
-    `skips`, a video's SponsorBlock segments)."""
+    """`ids` are the videos, collections or chats concerned (video ids for `index`,
+    `skips`, a video's SponsorBlock segments, and `comments`, its comments as read)."""
 
     subject: Subject
     action: Action

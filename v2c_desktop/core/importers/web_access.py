@@ -58,9 +58,14 @@ class WebAccess:
             speech=speech,
         )
 
-    async def info(self, url: str, *, guard: HostGuard | None = None) -> dict[str, Any]:
-        """yt-dlp's info dict of the one video at `url` (its caption tracks, metadata)."""
-        return await read_video_info(url, info_source=self.info_source, guard=guard)
+    async def info(
+        self, url: str, *, guard: HostGuard | None = None, comments: int | None = None
+    ) -> dict[str, Any]:
+        """yt-dlp's info dict of the one video at `url` (its caption tracks, metadata;
+        with `comments`, up to that many of its comments)."""
+        return await read_video_info(
+            url, info_source=self.info_source, guard=guard, comments=comments
+        )
 
     async def record(
         self,

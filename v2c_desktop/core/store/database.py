@@ -46,6 +46,7 @@ import numpy.typing as npt
 
 from ..domain.changes import Action, Change, Subject
 from ..domain.chats import ChatMessageRecord, ChatRecord
+from ..domain.comments import Comment
 from ..domain.follow import FollowState
 from ..domain.skips import SkipSegment
 from ..domain.videos import Collection, CollectionItem, VideoRecord, VideoSummary
@@ -54,6 +55,7 @@ from ..library_lock import LibraryLock, library_in_use
 from . import briefs as brief_table
 from . import chats as chat_table
 from . import collections as collection_table
+from . import comments as comment_table
 from . import follow as follow_table
 from . import moments as moments_table
 from . import notion as notion_table
@@ -315,6 +317,7 @@ class LibraryStore:
             search_index.delete_video_index(conn, video_id)
             moments_table.drop_stale(conn, video_id)
             skip_table.delete(conn, video_id)
+            comment_table.delete(conn, video_id)
         self._changed("video", "removed", video_id)
 
     # -- collections ------------------------------------------------------------------------
@@ -597,6 +600,29 @@ class LibraryStore:
         """The video's last fetch of skip segments (None: never fetched)."""
         with self._reading() as conn:
             return skip_table.load(conn, video_id)
+
+    # -- comments ---------------------------------------------------------------------------
+    @_write
+    def save_comments(
+        self,
+        video_id: str,
+        title: str,
+        url: str,
+        asked: int,
+        complete: bool,
+        disabled: bool,
+        comments: Sequence[Comment],
+    ) -> None:
+        """Keep a read of the video's comments, replacing the one before (the video need
+        not be in the library: one without captions still has comments)."""
+        with self._transaction() as conn:
+            comment_table.replace(conn, video_id, title, url, asked, complete, disabled, comments)
+        self._changed("comments", "updated", video_id)
+
+    def comments(self, video_id: str) -> comment_table.StoredComments | None:
+        """The video's comments as last read (None: never read)."""
+        with self._reading() as conn:
+            return comment_table.load(conn, video_id)
 
     # -- key moments ------------------------------------------------------------------------
     def key_moments(self, key: Sequence[Any]) -> Any | None:

@@ -314,6 +314,39 @@ MIGRATIONS: tuple[Migration, ...] = (
             )""",
         ),
     ),
+    Migration(
+        # A video's comments as last read from its site: one row per read (how many were
+        # asked for, whether that was all, the title and page to show offline) and the
+        # comments in the order shown. Keyed by video id without a `videos` row, since a
+        # video without captions is not in the library but its comments are kept.
+        "0014_video_comments",
+        (
+            """CREATE TABLE comment_fetches (
+                video_id VARCHAR PRIMARY KEY,
+                title VARCHAR NOT NULL DEFAULT '',
+                url VARCHAR NOT NULL DEFAULT '',
+                asked INTEGER NOT NULL,
+                complete BOOLEAN NOT NULL,
+                disabled BOOLEAN NOT NULL DEFAULT false,
+                fetched_at TIMESTAMP NOT NULL
+            )""",
+            """CREATE TABLE video_comments (
+                video_id VARCHAR NOT NULL,
+                idx INTEGER NOT NULL,
+                comment_id VARCHAR NOT NULL,
+                parent_id VARCHAR,
+                author VARCHAR NOT NULL,
+                author_id VARCHAR NOT NULL DEFAULT '',
+                text VARCHAR NOT NULL,
+                published DATE,
+                likes BIGINT,
+                by_uploader BOOLEAN NOT NULL DEFAULT false,
+                pinned BOOLEAN NOT NULL DEFAULT false,
+                favorited BOOLEAN NOT NULL DEFAULT false,
+                verified BOOLEAN NOT NULL DEFAULT false
+            )""",
+        ),
+    ),
 )
 
 

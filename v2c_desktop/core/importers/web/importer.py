@@ -49,16 +49,21 @@ class CaptionlessSpeech(Protocol):
 
 
 async def read_video_info(
-    url: str, *, info_source: InfoSource, guard: HostGuard | None = None
+    url: str,
+    *,
+    info_source: InfoSource,
+    guard: HostGuard | None = None,
+    comments: int | None = None,
 ) -> dict[str, Any]:
     """yt-dlp's info dict of the one video at `url`; failures raise `V2CError`.
 
     `guard` (an agent's import) checks `url` before yt-dlp reads it and the page yt-dlp
     ended on; a playlist or channel is a `bad-request` (its videos are imported one by one).
+    `comments`: read up to that many of its comments too (see `InfoSource.extract`).
     """
     if guard is not None:
         await guard.check(url)
-    info = await extract_info(info_source, url)
+    info = await extract_info(info_source, url, comments=comments)
     if guard is not None:
         for key in ("webpage_url", "original_url"):
             landed = str(info.get(key) or "")

@@ -43,8 +43,13 @@ _COOKIE_SETTING_HINT = (
 class InfoSource(Protocol):
     """Anything that can turn a URL into a yt-dlp info dict."""
 
-    async def extract(self, url: str, *, flat: bool = False) -> dict[str, Any]:
-        """The info dict for `url`; `flat` lists a playlist's entries without visiting each."""
+    async def extract(
+        self, url: str, *, flat: bool = False, comments: int | None = None
+    ) -> dict[str, Any]:
+        """The info dict for `url`; `flat` lists a playlist's entries without visiting each;
+        `comments`: read up to that many of the video's comments too (its `comments` list,
+        missing when the site's extractor reads none, None when they are turned off). Only
+        passed when comments are wanted, so a source that never reads them may omit it."""
         ...
 
 
@@ -100,12 +105,17 @@ def parse_cookies_from_browser(spec: str) -> CookieSpec:
     return (name, profile, keyring, container)
 
 
-def ytdlp_options(settings: WebSettings, *, flat: bool, logger: object) -> dict[str, Any]:
+def ytdlp_options(
+    settings: WebSettings, *, flat: bool, logger: object, comments: int | None = None
+) -> dict[str, Any]:
     """The `YoutubeDL` parameters for metadata-only extraction.
 
     `ignore_no_formats_error` matters: without a JavaScript runtime yt-dlp may find no
     downloadable formats, yet the metadata and captions we need are all there. The price is
     that YouTube's refusals (bot check, age gate) arrive as warnings, which the caller checks.
+    `comments`: read up to that many comments too (`getcomments`); YouTube stops at that
+    many (its `max_comments`, replies included) and sorts them by its "top comments", the
+    ones a reader sees first; other sites' extractors read theirs and are cut afterwards.
     """
     options: dict[str, Any] = {
         "quiet": True,
@@ -123,6 +133,11 @@ def ytdlp_options(settings: WebSettings, *, flat: bool, logger: object) -> dict[
         "noplaylist": not flat,
         "extract_flat": "in_playlist" if flat else False,
     }
+    if comments is not None:
+        options["getcomments"] = True
+        options["extractor_args"] = {
+            "youtube": {"max_comments": [str(comments)], "comment_sort": ["top"]}
+        }
     if settings.cookies_from_browser:
         options["cookiesfrombrowser"] = parse_cookies_from_browser(settings.cookies_from_browser)
     if settings.proxy:
@@ -152,12 +167,16 @@ class YtDlpInfoSource:
         self.settings = settings or WebSettings()
         self._factory = factory or _default_factory
 
-    async def extract(self, url: str, *, flat: bool = False) -> dict[str, Any]:
-        return await asyncio.to_thread(self._extract_blocking, url, flat)
+    async def extract(
+        self, url: str, *, flat: bool = False, comments: int | None = None
+    ) -> dict[str, Any]:
+        return await asyncio.to_thread(self._extract_blocking, url, flat, comments)
 
-    def _extract_blocking(self, url: str, flat: bool) -> dict[str, Any]:
+    def _extract_blocking(
+        self, url: str, flat: bool, comments: int | None = None
+    ) -> dict[str, Any]:
         logger = _CollectingLogger()
-        options = ytdlp_options(self.settings, flat=flat, logger=logger)
+        options = ytdlp_options(self.settings, flat=flat, logger=logger, comments=comments)
         try:
             with self._factory(options) as ydl:
                 info = ydl.extract_info(url, download=False)
@@ -206,7 +225,9 @@ def _raise_hidden_refusal(info: dict[str, Any], warnings: list[str], url: str) -
             raise error
 
 
-async def extract_info(source: InfoSource, url: str, *, flat: bool = False) -> dict[str, Any]:
+async def extract_info(
+    source: InfoSource, url: str, *, flat: bool = False, comments: int | None = None
+) -> dict[str, Any]:
     """`source.extract`, with any yt-dlp exception that escaped it mapped to `V2CError`.
 
     The real source maps its own errors; this keeps the promise for any other source that
@@ -215,6 +236,8 @@ async def extract_info(source: InfoSource, url: str, *, flat: bool = False) -> d
     from yt_dlp.utils import YoutubeDLError
 
     try:
+        if comments is not None:
+            return await source.extract(url, flat=flat, comments=comments)
         return await source.extract(url, flat=flat)
     except YoutubeDLError as exc:
         raise _map_exception(exc, url) from None
