@@ -40,6 +40,7 @@ MAY_IMPORT = {
     "find_duplicates",
     "research_videos",
     "get_skip_segments",
+    "get_comments",
     "get_key_moments",
     "open_transcript_viewer",
 }
