@@ -17,10 +17,12 @@ from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
 
 from v2c_desktop.core.domain.captions import CaptionChoice, CaptionTracks
+from v2c_desktop.core.domain.comments import Comments
 from v2c_desktop.core.domain.follow import FollowState
 from v2c_desktop.core.domain.imports import BatchResult, ImportOutcome
 from v2c_desktop.core.domain.speech import SpeechModelInfo
 from v2c_desktop.core.domain.videos import Collection, VideoRecord, VideoSummary
+from v2c_desktop.core.errors import V2CError
 from v2c_desktop.core.progress import ProgressCallback
 
 from ...bridge import JobRunner
@@ -83,6 +85,7 @@ class LibraryPane(QWidget):
         self._api = api
         self._runner = runner
         self._collections: dict[str, Collection] = {}
+        self._comments_job = ""
         self.thumbnails = ThumbnailSource(api, runner, parent=self)
         self.sidebar = CollectionsSidebar()
         self.table = VideosTable(thumbnails=self.thumbnails)
@@ -132,6 +135,8 @@ class LibraryPane(QWidget):
         self.table.retranscribe_requested.connect(self.ask_retranscribe)
         self.details.retranscribe_requested.connect(self.ask_retranscribe)
         self.details.caption_track_requested.connect(self.ask_caption_track)
+        self.details.comments.load_requested.connect(self.load_comments)
+        self.details.comments.cancel_requested.connect(self.cancel_comments)
 
     # -- reading -----------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -406,6 +411,51 @@ class LibraryPane(QWidget):
         )
         self.imports.track(job_id, label, cancelled_text=CAPTION_TRACK_CANCELLED)
         return job_id
+
+    # -- comments ----------------------------------------------------------------------------
+    def load_comments(self, video_id: str, limit: int, refresh: bool = False) -> str:
+        """Read the video's comments (from the library when it holds enough, else from the
+        site) as a cancellable job; they show in the details if it still shows that video."""
+        if self._comments_job:  # one read at a time: the one asked for last
+            self._runner.cancel(self._comments_job)
+        view = self.details.comments
+        view.set_loading()
+
+        job = [""]  # this job's id, once started
+
+        def still_shown() -> bool:
+            """The details show this video, and no later read of comments replaced this one."""
+            return self.details.video_id == video_id and self._comments_job == job[0]
+
+        def shown(found: Comments) -> None:
+            if still_shown():
+                self.details.show_comments(found)
+
+        def failed(error: V2CError) -> None:
+            if still_shown():
+                view.show_failed(error.message, error.hint_for("app"))
+
+        def cancelled() -> None:
+            if still_shown():
+                view.show_cancelled()
+
+        title = self.details.record.video.title if self.details.record else video_id
+        job[0] = self._comments_job = self._runner.start(
+            lambda progress: self._api.get_comments(
+                video_id, limit, refresh=refresh, progress=progress
+            ),
+            label=f"Comments of {short_source(title or video_id, LABEL_CHARS)}",
+            visible=True,
+            on_finished=shown,
+            on_failed=failed,
+            on_cancelled=cancelled,
+        )
+        return job[0]
+
+    def cancel_comments(self) -> None:
+        """Stop the comments being read (nothing new is kept); the view says so."""
+        if self._comments_job:
+            self._runner.cancel(self._comments_job)
 
     # -- renaming ----------------------------------------------------------------------------
     def ask_rename_video(self, video_id: str) -> None:

@@ -1,4 +1,5 @@
-"""The details of one video: its facts, its chapters (clickable) and its transcript.
+"""The details of one video: its facts, its chapters (clickable) and its transcript, and
+its comments in a tab of their own (read from the site only when asked).
 
 The title and the link are single elided lines (the whole text on hover): a long title or
 URL never widens the pane or pushes the transcript around.
@@ -13,12 +14,14 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QSplitter,
+    QTabWidget,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from v2c_desktop.core.domain.captions import CaptionChoice
+from v2c_desktop.core.domain.comments import Comments
 from v2c_desktop.core.domain.videos import VideoRecord
 from v2c_desktop.core.errors import V2CError
 from v2c_desktop.core.ids import is_web
@@ -26,6 +29,7 @@ from v2c_desktop.core.timecode import clock
 
 from ...elided_label import ElidedLabel
 from ...speech_words import can_transcribe, origin_words, transcript_origin
+from .comments_view import CommentsView
 from .find_bar import FindBar
 from .transcript_view import TranscriptView
 
@@ -117,13 +121,19 @@ class VideoDetails(QWidget):
         split.setStretchFactor(0, 1)
         split.setStretchFactor(1, 4)
         split.setChildrenCollapsible(False)
+        self.comments = CommentsView()
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("detailsTabs")
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(split, "Transcript")
+        self.tabs.addTab(self.comments, "Comments")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
         layout.addWidget(self.title)
         layout.addWidget(self.facts)
         layout.addLayout(link_row)
-        layout.addWidget(split, 1)
+        layout.addWidget(self.tabs, 1)
         self.chapters.itemClicked.connect(self._on_chapter)
         self.chapters.itemActivated.connect(self._on_chapter)
         self.transcript.seek_requested.connect(self.seek_requested)
@@ -146,8 +156,14 @@ class VideoDetails(QWidget):
         self.chapters.hide()
         self.find_bar.hide()
         self.transcript.clear_transcript()
+        self.comments.clear()
+        self.tabs.setTabText(1, "Comments")
+        self.tabs.setCurrentIndex(0)
 
     def show_record(self, record: VideoRecord) -> None:
+        if record.video.id != self.video_id:  # the same video read again keeps its comments
+            self.comments.set_video(record)
+            self.tabs.setTabText(1, "Comments")
         self.record = record
         video = record.video
         self.title.set_full_text(video.title or video.id)
@@ -170,6 +186,11 @@ class VideoDetails(QWidget):
 
     def has_transcript(self) -> bool:
         return self.transcript.has_transcript()
+
+    def show_comments(self, found: Comments) -> None:
+        """Comments read for the video shown (the caller checked it still is)."""
+        self.comments.show_comments(found)
+        self.tabs.setTabText(1, f"Comments ({found.count})")
 
     def open_find(self) -> None:
         if self.has_transcript():
