@@ -2,8 +2,14 @@
 
 Six real 3Blue1Brown transcripts in one collection; one extractive brief (no model) and one
 written by SmolLM2-135M under llama.cpp's grammar (map each video, verify, reduce). Prints
-the time to the first progress event (the target is under 1 s: a person sees the job start
-at once), every progress step with its time, and the brief's own per-stage timings.
+every progress step with its time, the brief's own per-stage timings, and three times to
+progress (the target is under 1 s: a person sees the job start at once):
+
+* first event: the acknowledgement a build sends before it does anything (so it only
+  shows nothing blocks the stream from starting);
+* scope read: the first event that reflects work, the videos read, indexed and merged;
+* first stage step: the first step of the stage that does the brief's work (`map` or
+  `write` with a model, `extract` without) that reports something done, e.g. `map 1/12`.
 
     .venv/bin/python bench/brief_bench.py [--skip-model] [--videos N]
 """
@@ -37,20 +43,35 @@ VIDEOS = [
 QUESTION = "How do neural networks learn, and what changes in transformers?"
 
 
+WORK_STAGES = ("map", "write", "extract")
+
+
+def _ms(seconds: float | None) -> str:
+    return f"{seconds * 1000:.0f} ms" if seconds is not None else "never"
+
+
 async def one(api: CoreAPI, label: str, request: BriefRequest) -> None:
     started = time.perf_counter()
-    first: float | None = None
+    first: float | None = None  # any event
+    scoped: float | None = None  # the videos read
+    working: float | None = None  # the first step of the work stage with something done
     print(f"\n{label}")
     async for event in api.build_brief(request):
         now = time.perf_counter() - started
         if isinstance(event, BriefStep):
             first = now if first is None else first
+            if scoped is None and event.stage == "scope" and event.done > 0:
+                scoped = now
+            if working is None and event.stage in WORK_STAGES and event.done > 0:
+                working = now
             total = f"/{event.total}" if event.total is not None else ""
             print(f"  {now:7.2f} s  {event.stage} {event.done}{total} {event.message}")
         elif isinstance(event, BriefDone):
             brief = event.brief
             cited = sum(len(p.support) + len(p.oppose) for p in brief.points)
-            print(f"  first progress: {first * 1000 if first is not None else -1:.0f} ms")
+            print(f"  first event (acknowledgement): {_ms(first)}")
+            print(f"  first work progress (scope read): {_ms(scoped)}")
+            print(f"  first stage step done (map/write/extract): {_ms(working)}")
             print(f"  total: {now:.1f} s; {brief.pass_kind}; status {brief.status}")
             print(
                 f"  {len(brief.points)} points, {cited} verified citations, "

@@ -94,7 +94,8 @@ async def _one(question: dict[str, Any], corpus: Path, model: str | None, tmp: P
             path_of[outcome.video_id] = relative
         await api.index_pending()
         started = time.perf_counter()
-        first_progress: float | None = None
+        first_progress: float | None = None  # the acknowledgement, sent before any work
+        first_work: float | None = None  # the videos read (the first event after work)
         brief = None
         async for event in api.build_brief(
             BriefRequest(
@@ -105,8 +106,11 @@ async def _one(question: dict[str, Any], corpus: Path, model: str | None, tmp: P
                 extractive=model is None,
             )
         ):
-            if isinstance(event, BriefStep) and first_progress is None:
-                first_progress = time.perf_counter() - started
+            if isinstance(event, BriefStep):
+                now = time.perf_counter() - started
+                first_progress = now if first_progress is None else first_progress
+                if first_work is None and event.stage == "scope" and event.done > 0:
+                    first_work = now
             elif isinstance(event, BriefDone):
                 brief = event.brief
         assert brief is not None
@@ -125,6 +129,7 @@ async def _one(question: dict[str, Any], corpus: Path, model: str | None, tmp: P
             pass_kind=brief.pass_kind,
             seconds=elapsed,
             first_progress_s=first_progress,
+            first_work_s=first_work,
             timings={t.stage: t.ms for t in brief.timings},
             unverified=len(brief.unverified),
         )

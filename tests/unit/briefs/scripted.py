@@ -104,7 +104,7 @@ class BriefWriter:
         out: list[dict[str, Any]] = []
         for n, (_title, lines) in sources.items():
             hits = [(t, text) for t, text in lines if self.keyword in text.lower()][:3]
-            stances = ["for", "against", "sideways"]  # the last is no stance: dropped
+            stances = ["for", "against", "neutral"]
             for (time, text), stance in zip(hits, stances, strict=False):
                 out.append(
                     {
