@@ -12,7 +12,7 @@ import threading
 import time
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..domain.videos import Segment
 from ..progress import Progress, ProgressCallback
@@ -21,6 +21,10 @@ from .audio import SAMPLE_RATE, decode
 from .errors import engine_missing, missing_model
 from .models import SpeechModel
 from .types import Cancelled, Producer, SpeechResult
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 ENGINE = "faster-whisper"
 STAGE = "transcribe"
@@ -160,6 +164,51 @@ class FasterWhisperTranscriber:
             wall_seconds=time.monotonic() - started,
             warnings=list(audio.warnings),
         )
+
+    def recognise(
+        self,
+        samples: npt.NDArray[np.float32],
+        *,
+        offset: float = 0.0,
+        language: str | None = None,
+        cancel: threading.Event,
+    ) -> tuple[list[Segment], str]:
+        """The caption lines of 16 kHz mono `samples` already in memory (a window of a live
+        stream's audio), their times moved by `offset` seconds, and the language heard.
+
+        Blocking, like `transcribe`, with the same model settings and the same one run at a
+        time per model; raises `Cancelled` once `cancel` is set (checked between segments).
+        """
+        total = len(samples) / SAMPLE_RATE
+        if self.model.english_only:
+            language = "en"
+        lock = self._lock()
+        while not lock.acquire(timeout=0.5):  # one transcription at a time per model
+            if cancel.is_set():
+                raise Cancelled()
+        try:
+            if cancel.is_set():
+                raise Cancelled()
+            pieces, info = self._loaded().transcribe(
+                samples,
+                language=language,
+                beam_size=self.beam_size,
+                vad_filter=True,
+                word_timestamps=True,
+                condition_on_previous_text=False,
+            )
+            lines: list[Segment] = []
+            for piece in pieces:
+                if cancel.is_set():
+                    raise Cancelled()
+                lines.extend(_split(piece, total))
+        finally:
+            lock.release()
+        heard = str(getattr(info, "language", "") or language or "")
+        moved = [
+            Segment(s.start + offset, s.end + offset, s.text) for s in _increasing(lines, total)
+        ]
+        return moved, heard
 
 
 def _progress_event(name: str, done: float, total: float, wall: float) -> Progress:
