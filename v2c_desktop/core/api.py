@@ -9,6 +9,7 @@ registered dataclasses, and long work reports through a `progress` callback.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
@@ -22,6 +23,7 @@ from .domain.comments import Comments
 from .domain.duplicates import DuplicateGroup
 from .domain.follow import FollowState, RefreshResult
 from .domain.imports import BatchResult, ImportOutcome, ItemListing
+from .domain.live import DEFAULT_MINUTES, LiveEvent
 from .domain.models import DetectedServerInfo, InstalledModelInfo, ModelList, ModelTest
 from .domain.notion import NotionReport
 from .domain.skips import SkipSegments
@@ -195,6 +197,26 @@ class CoreAPI:
         return await self._s.comments.get(
             ref, limit, refresh=refresh, agent=agent, progress=progress
         )
+
+    async def watch_live(
+        self,
+        url: str,
+        max_minutes: float = DEFAULT_MINUTES,
+        agent: AgentSettings | None = None,
+        model: str | None = None,
+    ) -> AsyncIterator[LiveEvent]:
+        """Watch the live stream at `url`: `LiveStarted`, then `LiveText` with each new line
+        as it is heard (its live captions, else speech-to-text on its audio with `model`),
+        `LiveNote`s, and `LiveDone` once it is saved as a video of its own. It stops at the
+        end of the stream or after `max_minutes`; cancelling stops it and saves nothing.
+        `agent`: an AI agent's call (public hosts only; speech-to-text needs the user's
+        consent, `imports.transcribe_without_captions`). Not live: `bad-request`."""
+        from .live.watch import watch_live  # the owner side only
+
+        watch = watch_live(self._s.library, url, max_minutes, agent=agent, model=model)
+        async with contextlib.aclosing(watch) as events:  # a cancel stops the reading at once
+            async for event in events:
+                yield event
 
     # -- collections --------------------------------------------------------------------------
     async def list_collections(self) -> list[Collection]:

@@ -68,6 +68,13 @@ SETTING_WORDS: dict[str, dict[Face | None, str]] = {
         "`v2c models pull ID`)",
         None: "get a chat model",
     },
+    # a video that was asked for as a live stream but is not live (now)
+    "import-video": {
+        "cli": "import it as a video with `v2c add URL`",
+        "app": "import it as a video with Add…",
+        "agent": "import it as a video with get_transcript or add_to_collection",
+        None: "import it as a video",
+    },
     # how a collection comes to follow a playlist, a channel or a feed
     "follow-source": {
         "cli": "fill it from one: `v2c add URL --collection NAME`",
