@@ -70,6 +70,7 @@ TOOLS = {
     "verify_quotes",
     "get_key_moments",
     "open_transcript_viewer",
+    "watch_live",
 }
 STRUCTURED = {
     "list_formats",
@@ -86,6 +87,7 @@ STRUCTURED = {
     "verify_quotes",
     "get_key_moments",
     "open_transcript_viewer",
+    "watch_live",
 }
 WRITES = {
     "create_collection",
@@ -97,6 +99,7 @@ WRITES = {
     "extract",
     "export_obsidian",
     "export_notion",
+    "watch_live",
     # these read, but import a URL or file they are given first (issue 22: truthful hints)
     "get_transcript",
     "get_section",
