@@ -10,6 +10,9 @@ after adding one video maps only that video. The question is part of the key bec
 map prompt asks for the claims that bear on it (at most `prompts.MAX_CLAIMS` a chunk): a
 map made for one question is a poor pick of claims for another. A step that fails does not
 sink the brief: it is noted, and what was verified so far still makes a (partial) brief.
+Checking quotes is pure computation and, over many claims, long: it runs in a worker thread
+(nothing else touches the evidence meanwhile), so the event loop the app's window and the
+owner's clients share never waits on it.
 """
 
 from __future__ import annotations
