@@ -57,10 +57,17 @@ def report_text(report: ExportReport) -> str:
             lines.append(
                 f"    v2c's new version {'goes' if report.dry_run else 'went'} to {note.beside}"
             )
+    for note in report.duplicated:
+        others = ", ".join(note.duplicates)
+        lines.append(
+            f"duplicated: {note.path} is the one v2c keeps up to date; {others} "
+            "(the same note copied) was left alone"
+        )
     if report.conflicts:
         lines.append(
             "A conflict means you edited the part of a note v2c writes; it was left as you "
-            "wrote it."
+            "wrote it. To take v2c's version, empty the part between the v2c markers in your "
+            "note and export again; to keep yours, delete the (v2c update) copy."
         )
     return "\n".join(lines)
 
