@@ -10,8 +10,23 @@ it reports what it did as the dataclasses of `events.py`.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from .events import ExportedNote, ExportReport, ExportRequest, NoteAction, NoteKind
-from .obsidian import ExportOptions, export_obsidian
+
+if TYPE_CHECKING:
+    from .obsidian import ExportOptions, export_obsidian
+
+
+def __getattr__(name: str) -> Any:
+    """The writer is imported when it is used: a client reading only the report types
+    (every `v2c` command imports them through `CoreAPI`) does not load it."""
+    if name in ("ExportOptions", "export_obsidian"):
+        from . import obsidian
+
+        return getattr(obsidian, name)
+    raise AttributeError(name)
+
 
 __all__ = [
     "ExportOptions",
