@@ -9,8 +9,8 @@ spec/search.md ("Evaluation").
                                             [--vector-noise 0.001 [--seed N]]
 
 `--vector-noise` adds Gaussian noise of that size to every vector component (then scales
-back to unit length): a figure that holds under 1e-3 does not hang on the last bits a
-different CPU's float kernels may round differently (their differences are ~1e-7).
+back to unit length), a robustness check; `bench/cpu_margin.py` runs the gates with every
+vector moved as far as another CPU's float kernels were measured to move one (0.08).
 
 Importable too: `run(modes=..., limit=5) -> dict`. The search engine and the embedder are
 imported only when a run starts, so this module loads before the engine exists.
@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -131,20 +133,35 @@ async def _import(library: Any, corpus: Path, paths: Sequence[str]) -> dict[str,
     return video_of
 
 
-async def _run(
-    modes: Sequence[str],
-    limit: int,
+@dataclass
+class EvalLibrary:
+    """A fresh library holding the eval's transcripts, indexed (see `eval_library`)."""
+
+    store: Any
+    queries: list[dict[str, Any]]
+    paths: list[str]
+    video_of: dict[str, str]
+    timings: dict[str, float]
+
+
+@contextlib.asynccontextmanager
+async def eval_library(
     corpus: Path,
-    embedder_factory: Callable[[], Any] | None,
-) -> dict[str, Any]:
+    embedder: Any,
+    engine_factory: Callable[[Any, Any], Any] | None = None,
+) -> AsyncIterator[tuple[EvalLibrary, Any]]:
+    """Import the transcripts the queries use into a temp library and index them.
+
+    Yields the library and the engine that indexed it; both are closed on exit. Benches
+    that compare engine variants (bench/search_levers.py) open more engines over the same
+    `store`: the index is built once, each variant only reloads it.
+    """
     from v2c_desktop.core.library import Library
-    from v2c_desktop.core.search.engine import SearchEngine, SearchRequest
+    from v2c_desktop.core.search.engine import SearchEngine
     from v2c_desktop.core.store import open_library
 
     queries = load_queries()
     paths = transcripts_used(queries)
-    needs_vectors = any(m in ("vector", "hybrid") for m in modes)
-    embedder = (embedder_factory or default_embedder)() if needs_vectors else None
     timings: dict[str, float] = {}
     with tempfile.TemporaryDirectory(prefix="v2c-eval-") as tmp:
         store = open_library(Path(tmp) / "eval.duckdb")
@@ -156,50 +173,95 @@ async def _run(
             timings["import_s"] = time.perf_counter() - started
 
             started = time.perf_counter()
-            engine = SearchEngine(store, embedder)
+            engine = (engine_factory or SearchEngine)(store, embedder)
             await engine.index_pending()
             timings["index_s"] = time.perf_counter() - started
-
-            results: dict[str, dict[str, QueryOutcome]] = {}
-            runs: dict[str, dict[str, list[dict[str, Any]]]] = {}
-            meta: dict[str, Any] = {}
-            for mode in modes:
-                started = time.perf_counter()
-                results[mode], runs[mode] = {}, {}
-                for q in queries:
-                    result = await engine.search(
-                        SearchRequest(query=q["query"], mode=mode, limit=limit)
-                    )
-                    hits = [Span(h.video_id, float(h.start), float(h.end)) for h in result.hits]
-                    results[mode][q["id"]] = QueryOutcome(
-                        kind=q["kind"],
-                        hits=hits,
-                        expected=_spans(q["expected"], video_of),
-                        forbidden=_spans(q.get("forbidden") or [], video_of),
-                        split=q.get("split", "dev"),
-                    )
-                    runs[mode][q["id"]] = [
-                        {"video_id": h.video, "start": h.start, "end": h.end} for h in hits
-                    ]
-                    meta.setdefault(mode, getattr(result, "meta", {}))
-                timings[f"search_{mode}_s"] = time.perf_counter() - started
+            yield EvalLibrary(store, queries, paths, video_of, timings), engine
         finally:
-            for closable in (engine, embedder):
-                close = getattr(closable, "aclose", None)
-                if close is not None:
-                    await close()
+            close = getattr(engine, "aclose", None)
+            if close is not None:
+                await close()
             await library.aclose()
             store.close()
+
+
+@dataclass
+class SearchRuns:
+    """What `search_all` found: outcomes per mode and query, hits, meta, wall times."""
+
+    results: dict[str, dict[str, QueryOutcome]]
+    hits: dict[str, dict[str, list[dict[str, Any]]]]
+    meta: dict[str, Any]
+    ms: dict[str, dict[str, float]]  # mode -> query id -> wall ms of `engine.search`
+
+
+async def search_all(
+    engine: Any,
+    lib: EvalLibrary,
+    modes: Sequence[str],
+    limit: int,
+    *,
+    fresh_query_vectors: bool = False,
+) -> SearchRuns:
+    """Every query of `lib` in every mode against `engine`, scored against its ranges.
+
+    With `fresh_query_vectors` the engine forgets its query vectors before each search, so
+    the wall times of vector and hybrid searches include embedding the query.
+    """
+    from v2c_desktop.core.search.engine import SearchRequest
+
+    out = SearchRuns({}, {}, {}, {})
+    for mode in modes:
+        out.results[mode], out.hits[mode], out.ms[mode] = {}, {}, {}
+        for q in lib.queries:
+            if fresh_query_vectors:
+                engine.clear_query_cache()
+            started = time.perf_counter()
+            result = await engine.search(SearchRequest(query=q["query"], mode=mode, limit=limit))
+            out.ms[mode][q["id"]] = (time.perf_counter() - started) * 1000
+            hits = [Span(h.video_id, float(h.start), float(h.end)) for h in result.hits]
+            out.results[mode][q["id"]] = QueryOutcome(
+                kind=q["kind"],
+                hits=hits,
+                expected=_spans(q["expected"], lib.video_of),
+                forbidden=_spans(q.get("forbidden") or [], lib.video_of),
+                split=q.get("split", "dev"),
+            )
+            out.hits[mode][q["id"]] = [
+                {"video_id": h.video, "start": h.start, "end": h.end} for h in hits
+            ]
+            out.meta.setdefault(mode, getattr(result, "meta", {}))
+    return out
+
+
+async def _run(
+    modes: Sequence[str],
+    limit: int,
+    corpus: Path,
+    embedder_factory: Callable[[], Any] | None,
+    engine_factory: Callable[[Any, Any], Any] | None = None,
+) -> dict[str, Any]:
+    needs_vectors = any(m in ("vector", "hybrid") for m in modes)
+    embedder = (embedder_factory or default_embedder)() if needs_vectors else None
+    try:
+        async with eval_library(corpus, embedder, engine_factory) as (lib, engine):
+            runs = await search_all(engine, lib, modes, limit)
+    finally:
+        if embedder is not None:
+            await embedder.aclose()
+    timings = dict(lib.timings)
+    for mode in modes:
+        timings[f"search_{mode}_s"] = sum(runs.ms[mode].values()) / 1000
     return {
-        "queries": len(queries),
-        "transcripts": len(paths),
-        "videos": video_of,
+        "queries": len(lib.queries),
+        "transcripts": len(lib.paths),
+        "videos": lib.video_of,
         "limit": limit,
         "embedder": getattr(getattr(embedder, "info", None), "id", None),
         "timings": timings,
-        "modes": {mode: evaluate(results[mode], k=limit) for mode in modes},
-        "hits": runs,
-        "meta": {mode: _jsonable(m) for mode, m in meta.items()},
+        "modes": {mode: evaluate(runs.results[mode], k=limit) for mode in modes},
+        "hits": runs.hits,
+        "meta": {mode: _jsonable(m) for mode, m in runs.meta.items()},
     }
 
 
@@ -217,15 +279,18 @@ def run(
     *,
     corpus: Path | None = None,
     embedder_factory: Callable[[], Any] | None = None,
+    engine_factory: Callable[[Any, Any], Any] | None = None,
 ) -> dict[str, Any]:
     """Evaluate every query in every mode; see `evaluate` for the per-mode summaries.
 
+    `embedder_factory` and `engine_factory` (store, embedder -> engine) let a bench measure
+    another embedder or engine variant; the defaults are what the app uses.
     Raises EvalUnavailable when the corpus is missing; any other failure propagates.
     """
     corpus = corpus or default_corpus()
     if not (corpus / "transcripts" / "INDEX.json").exists():
         raise EvalUnavailable(f"../shared/corpus is not at {corpus}")
-    return asyncio.run(_run(tuple(modes), limit, corpus, embedder_factory))
+    return asyncio.run(_run(tuple(modes), limit, corpus, embedder_factory, engine_factory))
 
 
 def format_table(report: dict[str, Any]) -> str:

@@ -214,8 +214,9 @@ def test_hybrid_runs_both_sides_and_meta_says_so(corpus: Corpus) -> None:
     assert not {"phrases", "sync"} & set(timings)  # ...and none that did not run
     stages = sum(timings[s] for s in ("parse", "filter", "fuse", "hits"))
     assert stages <= timings["total"]  # sequential stages fit in the whole
-    # top-1 on both sides (vector: the sleep video's best chunk leads by 0.05 in cosine,
-    # far beyond the ~1e-7 a CPU's float rounding can move it)
+    # top-1 on both sides (vector: the sleep video's best chunk leads by 0.05 in cosine;
+    # another CPU's float kernels moved a cosine between corpus texts by at most 0.016,
+    # bench/cpu_margin.py)
     assert result.hits and result.hits[0].video_id == SLEEP
     assert any(h.sources == ["keyword", "vector"] for h in result.hits)
     assert [h.score for h in result.hits] == sorted((h.score for h in result.hits), reverse=True)
@@ -235,9 +236,11 @@ def test_keyword_mode_runs_only_bm25(corpus: Corpus) -> None:
 
 def test_vector_mode_finds_a_paraphrase_with_no_shared_words(corpus: Corpus) -> None:
     """Safe on any x86-64 CPU: the embedder's integer maths is exact everywhere (7-bit
-    weights, tests/unit/models/test_embedder_numerics.py), so vectors differ between CPUs
-    only in float32 rounding, ~1e-7. The Synesthesia chunk's cosine leads the next chunk by
-    0.15 (0.574 against 0.421, measured), and this only asks for it in the top 3."""
+    weights, tests/unit/models/test_embedder_numerics.py); only its float32 operators round
+    differently between CPUs, which moved a cosine between corpus texts by at most 0.016
+    (AVX-512 against AVX2 under qemu, bench/cpu_margin.py). The Synesthesia chunk's cosine
+    leads the next chunk by 0.15 (0.574 against 0.421, measured), and this only asks for it
+    in the top 3."""
     query = "people whose senses are cross-wired, like numbers that have a flavour"
     vector = corpus.lib.search(query, mode="vector", limit=3)
     assert vector.meta["sides"] == ["vector"]
