@@ -13,7 +13,8 @@ Each variant is the app's `SearchEngine` with one thing changed, defined here on
 - Query-dependent fusion (lever 2): `fuse-coverage` weights the keyword side's RRF term by
   how much of the query's IDF mass its best chunk holds (a query whose rare words the
   words side cannot find leans on the vectors; a query fully matched keeps equal weight);
-  `fuse-chunk-coverage` does it per chunk (each keyword hit weighted by its own coverage);
+  `fuse-chunk-coverage` does it per chunk (each keyword hit weighted by its own coverage;
+  it won on dev and is the app's hybrid fusion since, so `base` here is plain RRF);
   `depth-N` cuts both sides to N candidates before fusing (50 today).
 - Title and chapter as a field (lever 2): `title-field` adds the words of the video title
   and the chunk's chapter title to each chunk's keyword terms.
@@ -237,6 +238,8 @@ class LeverEngine(SearchEngine):
     lever = Lever()
 
     def __init__(self, store: Any, embedder: Any, **kwargs: Any) -> None:
+        # the engine's own coverage weighting off: `lever_fusion` does each variant's
+        kwargs.setdefault("fusion", FusionSettings(keyword_coverage=False))
         super().__init__(store, embedder, **kwargs)
         self._vocab: Vocabulary | None = None
         self.current = _SearchState()
@@ -264,6 +267,7 @@ class LeverEngine(SearchEngine):
         checked: dict[int, bool] | None = None,
         cutoff: Any = None,
         dropped: dict[str, int] | None = None,
+        coverage: dict[int, float] | None = None,
     ) -> list[int]:
         weights = {t: (t, 1.0) for t in parsed.terms}
         if self.lever.expansion:
@@ -333,7 +337,7 @@ def lever_fusion(engine: LeverEngine) -> Iterator[None]:
     )
 
     def weighted_rrf(
-        rankings: Mapping[str, Sequence[int]], settings: FusionSettings
+        rankings: Mapping[str, Sequence[int]], settings: FusionSettings, per_rank: Any = None
     ) -> list[Fused]:
         fused: dict[int, Fused] = {}
         for side, ids in rankings.items():
@@ -347,7 +351,9 @@ def lever_fusion(engine: LeverEngine) -> Iterator[None]:
             key=lambda f: (-f.score, min(f.ranks.values()), "keyword" not in f.ranks, f.chunk_id),
         )
 
-    def weighted_score(ranks: Mapping[str, int], settings: FusionSettings) -> float:
+    def weighted_score(
+        ranks: Mapping[str, int], settings: FusionSettings, per_rank: Any = None
+    ) -> float:
         return sum(
             (engine.keyword_weight(rank) if side == "keyword" else 1.0) / (settings.k + rank)
             for side, rank in ranks.items()

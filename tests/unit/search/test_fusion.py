@@ -62,3 +62,27 @@ def test_a_tie_goes_to_the_words_whatever_the_import_order() -> None:
 
     fused = rrf({"vector": [3], "keyword": [7]}, FusionSettings())
     assert [f.chunk_id for f in fused] == [7, 3]
+
+
+def test_a_keyword_hit_counts_by_its_coverage_when_weights_are_given() -> None:
+    """Hybrid search weights each keyword hit by the share of the query's IDF mass it holds:
+    a keyword first that holds a fifth of it no longer ties with the vector side's first."""
+    per_rank = {"keyword": [0.2, 1.0]}
+    fused = rrf({"keyword": [7, 8], "vector": [9]}, SETTINGS, per_rank)
+    assert [f.chunk_id for f in fused] == [9, 8, 7]
+    assert fused[2].score == 0.2 / 61 and fused[1].score == 1 / 62
+    assert fused_score({"keyword": 1}, SETTINGS, per_rank) == 0.2 / 61
+    assert fused_score({"keyword": 3}, SETTINGS, per_rank) == 1 / 63  # past the list: 1
+    plain = rrf({"keyword": [7, 8], "vector": [9]}, SETTINGS)
+    assert [f.chunk_id for f in plain] == [7, 9, 8]
+
+
+def test_a_merged_range_is_rescored_with_the_weight_of_its_best_keyword_chunk() -> None:
+    per_rank = {"keyword": [0.5, 0.1]}
+    hits = [
+        chunk(1, 0, 4, {"keyword": 2}),
+        chunk(2, 4, 8, {"keyword": 1, "vector": 3}),
+    ]
+    (merged,) = merge_ranges(hits, rescore=lambda ranks: fused_score(ranks, SETTINGS, per_rank))
+    assert merged.ranks == {"keyword": 1, "vector": 3}
+    assert merged.score == 0.5 / 61 + 1 / 63

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from tests.conftest import corpus_path
@@ -176,3 +178,40 @@ def test_segments_merge_and_dead_rows_compact_without_changing_answers(
         terms = parse_query(query).terms
         assert memory.top(terms, limit=200) == fresh.top(terms, limit=200), query
     assert_same_as_sql(lib.engine, eval_queries())
+
+
+def test_coverage_is_the_share_of_the_query_idf_mass_a_chunk_holds() -> None:
+    """`top_covered` ranks as `top` does; a chunk's coverage is the IDF of the query terms
+    it holds over the IDF of all of them, a term no chunk holds counting as one held once."""
+    memory = KeywordMemory()
+    memory.load(
+        ["common", "rare", "other"],
+        np.asarray([1, 2, 3, 4], dtype=np.int64),
+        ["v", "v", "v", "v"],
+        np.asarray([2, 1, 1, 1], dtype=np.int32),
+        np.asarray([0, 1, 0, 0, 2], dtype=np.int32),  # common: 1, 2, 3; rare: 1; other: 4
+        np.asarray([1, 1, 2, 3, 4], dtype=np.int64),
+        np.asarray([1, 1, 1, 1, 1], dtype=np.int32),
+    )
+
+    def idf(df: int) -> float:
+        return math.log(1 + (4 - df + 0.5) / (df + 0.5))
+
+    covered = memory.top_covered(["common", "rare"], limit=10)
+    assert [(c, s) for c, s, _ in covered] == memory.top(["common", "rare"], limit=10)
+    share = dict((c, cov) for c, _, cov in covered)
+    assert share[1] == pytest.approx(1.0)
+    assert share[2] == pytest.approx(idf(3) / (idf(3) + idf(1)))
+    unknown = dict((c, cov) for c, _, cov in memory.top_covered(["rare", "zzz"], limit=10))
+    assert unknown == {1: pytest.approx(0.5)}  # "zzz" weighs as much as a term held once
+
+
+def test_coverage_matches_top_on_real_transcripts(lib: KeywordLibrary) -> None:
+    lib.add(*[corpus_path(p) for p in THREE_B1B])
+    lib.search("warm up")  # loads the memory
+    memory = lib.engine.keywords
+    for query in eval_queries():
+        terms = parse_query(query).terms
+        covered = memory.top_covered(terms, limit=200)
+        assert [(c, s) for c, s, _ in covered] == memory.top(terms, limit=200), query
+        assert all(0.0 < cov <= 1.0 + 1e-12 for _, _, cov in covered), query

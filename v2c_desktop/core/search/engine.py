@@ -43,7 +43,7 @@ from ..store import LibraryStore
 from ..store.search_reads import LibraryState, SearchReads, VideoFilter
 from ..store.until_write import UntilWrite
 from .cutoff import Cutoff, keyword_cut, vector_cut
-from .fusion import Fused, FusionSettings, fused_score, rrf
+from .fusion import Fused, FusionSettings, RankWeights, fused_score, rrf
 from .hit_rows import ChunkRows
 from .hits import ChunkHit, join_chunk_texts, merge_ranges, segment_text, snippet
 from .indexer import IndexResult, KeywordIndex, SearchIndexer
@@ -299,6 +299,7 @@ class SearchEngine:
         vector_state = self._vector_state(request.mode, allowed, state)
         candidates: set[int] | None = None
         checked: dict[int, bool] = {}  # phrase and exclusion verdicts, shared by both sides
+        coverage: dict[int, float] = {}  # keyword hits' share of the query's IDF mass
         cutoff = self.cutoff if request.cutoff else None
         dropped: dict[str, int] = {}  # what the cut-off left out, per side
         if parsed.phrases:
@@ -308,7 +309,9 @@ class SearchEngine:
         keyword_task = None
         if request.mode in ("hybrid", "keyword"):
             keyword_task = asyncio.create_task(
-                self._keyword_side(parsed, allowed, candidates, checked, timings, cutoff, dropped)
+                self._keyword_side(
+                    parsed, allowed, candidates, checked, timings, cutoff, dropped, coverage
+                )
             )
         try:
             if embed_task is not None and vector_state["status"] in ("ok", "partial"):
@@ -324,10 +327,11 @@ class SearchEngine:
             if keyword_task is not None and not keyword_task.done():
                 keyword_task.cancel()
         t = time.perf_counter()
-        fused = rrf(dict(sides), self.fusion)
+        per_rank = self._rank_weights(sides, coverage)
+        fused = rrf(dict(sides), self.fusion, per_rank)
         timings["fuse"] = _ms(t)
         t = time.perf_counter()
-        hits = await asyncio.to_thread(self._build_hits, fused, parsed, request.limit)
+        hits = await asyncio.to_thread(self._build_hits, fused, parsed, request.limit, per_rank)
         timings["hits"] = _ms(t)
         if request.rerank:
             hits, meta["rerank"] = await rerank_hits(
@@ -341,6 +345,18 @@ class SearchEngine:
         if undated is not None:
             meta["undated_left_out"] = undated
         return SearchResult(hits, meta)
+
+    def _rank_weights(
+        self, sides: dict[str, list[int]], coverage: dict[int, float]
+    ) -> RankWeights | None:
+        """Each keyword hit weighted by its coverage, when both sides ran (see `fusion`).
+
+        Only hybrid: keyword mode keeps BM25's own order, and without a vector side there
+        is nothing for a weak keyword hit to give way to.
+        """
+        if not self.fusion.keyword_coverage or "keyword" not in sides or "vector" not in sides:
+            return None
+        return {"keyword": [coverage.get(cid, 1.0) for cid in sides["keyword"]]}
 
     def _prepare(self, request: SearchRequest) -> tuple[LibraryState, list[str] | None, int | None]:
         """The index state, the videos the filters allow, and how many videos a date filter
@@ -403,10 +419,11 @@ class SearchEngine:
         timings: dict[str, float],
         cutoff: Cutoff | None = None,
         dropped: dict[str, int] | None = None,
+        coverage: dict[int, float] | None = None,
     ) -> list[int]:
         t = time.perf_counter()
         kept = await asyncio.to_thread(
-            self._keyword_ids, parsed, allowed, candidates, checked, cutoff, dropped
+            self._keyword_ids, parsed, allowed, candidates, checked, cutoff, dropped, coverage
         )
         timings["keyword"] = _ms(t)
         return kept
@@ -419,9 +436,15 @@ class SearchEngine:
         checked: dict[int, bool] | None = None,
         cutoff: Cutoff | None = None,
         dropped: dict[str, int] | None = None,
+        coverage: dict[int, float] | None = None,
     ) -> list[int]:
+        """The keyword side's chunks, best first; `coverage` (when given) gets each
+        candidate's share of the query's IDF mass (`KeywordMemory.top_covered`)."""
         limit = PHRASE_CANDIDATES if _needs_filter(parsed) else CANDIDATES
-        ranked = self.keywords.top(parsed.terms, limit=limit, videos=allowed)
+        covered = self.keywords.top_covered(parsed.terms, limit=limit, videos=allowed)
+        ranked = [(cid, score) for cid, score, _ in covered]
+        if coverage is not None:
+            coverage.update((cid, share) for cid, _, share in covered)
         kept = self._satisfying([cid for cid, _ in ranked], parsed, candidates, checked)
         if cutoff is None:
             return kept
@@ -525,7 +548,13 @@ class SearchEngine:
                         break
         return kept
 
-    def _build_hits(self, fused: list[Fused], parsed: ParsedQuery, limit: int) -> list[SearchHit]:
+    def _build_hits(
+        self,
+        fused: list[Fused],
+        parsed: ParsedQuery,
+        limit: int,
+        per_rank: RankWeights | None = None,
+    ) -> list[SearchHit]:
         """Merged, titled, linked hits: one query for the chunks not kept since the last
         write (`ChunkRows`); titles, links and chapter names from the video cards (read
         once per video until the library changes).
@@ -552,7 +581,7 @@ class SearchEngine:
             for f in fused
             if (row := info.get(f.chunk_id)) is not None
         ]
-        rescore = partial(fused_score, settings=self.fusion)
+        rescore = partial(fused_score, settings=self.fusion, per_rank=per_rank)
         merged = merge_ranges(chunk_hits, rescore=rescore)[:limit]
         texts: list[str | None] = [
             join_chunk_texts(
@@ -604,7 +633,11 @@ class SearchEngine:
             "keyword_backend": "memory-bm25",
             "embedding_model": self.embedder.info.id if self.embedder else None,
             "vector": vector_state,
-            "fusion": {"k": self.fusion.k, "weights": dict(self.fusion.weights)},
+            "fusion": {
+                "k": self.fusion.k,
+                "weights": dict(self.fusion.weights),
+                "keyword_coverage": self.fusion.keyword_coverage,
+            },
             "index": {
                 "videos": state.indexed_videos,
                 "chunks": state.chunks,

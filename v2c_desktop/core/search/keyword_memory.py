@@ -367,6 +367,22 @@ class KeywordMemory:
     ) -> list[tuple[int, float]]:
         """The best `limit` chunks as (chunk id, BM25 score), best first, ties by chunk id:
         what `store.bm25.bm25_top` answers over the same tables."""
+        return [
+            (cid, score) for cid, score, _ in self.top_covered(terms, limit=limit, videos=videos)
+        ]
+
+    def top_covered(
+        self, terms: Iterable[str], *, limit: int, videos: Iterable[str] | None = None
+    ) -> list[tuple[int, float, float]]:
+        """`top`, each chunk with its coverage: the share of the query terms' IDF mass the
+        chunk holds, in (0, 1].
+
+        Hybrid fusion weights a keyword hit by it (see `fusion`): BM25 ranks a chunk that
+        holds one common word of a long question first when no chunk holds more, and the
+        rank alone cannot tell that from an exact match. A term no chunk holds counts with
+        the IDF of a term held once, so a query whose rare words the index does not have
+        (a paraphrase, an ASR misspelling) gives every chunk a low coverage.
+        """
         snap = self._snap
         wanted = sorted(set(terms))
         if snap is None or not wanted or limit < 1 or not snap.live:
@@ -374,15 +390,19 @@ class KeywordMemory:
         n = float(snap.live)
         avgdl = snap.length_sum / snap.live
         scores = np.zeros(len(snap.chunk_ids), dtype=np.float64)
+        held = np.zeros(len(snap.chunk_ids), dtype=np.float64)
+        mass = 0.0
         for term in wanted:
             rows, tfs = self._postings(snap, term)
             df = float(len(rows))
+            idf = math.log(1 + (n - max(df, 1.0) + 0.5) / (max(df, 1.0) + 0.5))
+            mass += idf
             if not df:
                 continue
-            idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
             tf = tfs.astype(np.float64)
             length = snap.lengths[rows].astype(np.float64)
             scores[rows] += idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / avgdl))
+            held[rows] += idf
         found = np.flatnonzero(scores)
         if videos is not None:
             allowed = np.asarray(
@@ -396,7 +416,8 @@ class KeywordMemory:
             found, best = found[keep], best[keep]
         ids = snap.chunk_ids[found]
         order = np.lexsort((ids, -best))[:limit]
-        return [(int(ids[i]), float(best[i])) for i in order]
+        cover = held[found] / mass if mass > 0 else np.ones(len(found))
+        return [(int(ids[i]), float(best[i]), float(cover[i])) for i in order]
 
     def chunks_with_all_terms(self, terms: Sequence[str]) -> set[int]:
         """Chunks with a posting for every one of `terms` (as `SearchReads` answers)."""
