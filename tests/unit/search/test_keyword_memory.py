@@ -25,6 +25,7 @@ from v2c_desktop.core.search.engine import SearchEngine, indexed_phrase_terms
 from v2c_desktop.core.search.keyword_memory import KeywordMemory
 from v2c_desktop.core.search.query import parse_query
 from v2c_desktop.core.search.request import SearchRequest
+from v2c_desktop.core.search.text_tokens import tokenize
 from v2c_desktop.core.store import LibraryStore, open_library
 
 pytestmark = [pytest.mark.corpus, pytest.mark.timeout(600)]
@@ -207,11 +208,27 @@ def test_coverage_is_the_share_of_the_query_idf_mass_a_chunk_holds() -> None:
 
 
 def test_coverage_matches_top_on_real_transcripts(lib: KeywordLibrary) -> None:
-    lib.add(*[corpus_path(p) for p in THREE_B1B])
-    lib.search("warm up")  # loads the memory
+    """On several segments and dead rows (videos imported one by one, one removed), each
+    returned chunk's coverage is what its own text's terms give."""
+    lib.search("warm up")  # loads the memory: from here on every import adds a segment
+    lib.add(*crashcourse_files("consciousness", "memory"))
+    three = [lib.add(corpus_path(p))[0] for p in THREE_B1B]  # the short one last
+    lib.run(lib.library.remove(three[1]))
+    lib.search("warm up")  # drops the removed video's rows
     memory = lib.engine.keywords
+    snap = memory._snap
+    assert snap is not None and len(snap.segments) > 1 and snap.dead  # what is under test
+    n = memory.fingerprint()[0]
     for query in eval_queries():
-        terms = parse_query(query).terms
-        covered = memory.top_covered(terms, limit=200)
-        assert [(c, s) for c, s, _ in covered] == memory.top(terms, limit=200), query
-        assert all(0.0 < cov <= 1.0 + 1e-12 for _, _, cov in covered), query
+        terms = sorted(set(parse_query(query).terms))
+        covered = memory.top_covered(terms, limit=50)
+        assert [(c, s) for c, s, _ in covered] == memory.top(terms, limit=50), query
+        if not covered:
+            continue
+        texts = lib.engine.reads.chunk_texts([c for c, _, _ in covered])
+        df = {t: len(memory.chunks_with_all_terms([t])) for t in terms}
+        idf = {t: math.log(1 + (n - max(df[t], 1) + 0.5) / (max(df[t], 1) + 0.5)) for t in terms}
+        for cid, _, share in covered:
+            held = set(tokenize(texts[cid]))
+            expected = sum(idf[t] for t in terms if t in held) / sum(idf.values())
+            assert share == pytest.approx(expected, rel=1e-9), (query, cid)
