@@ -20,7 +20,7 @@ from pytestqt.qtbot import QtBot
 
 from tests.gui.conftest import wait_for
 from tests.gui.library_helpers import make_pane, select_video
-from tests.unit.stt.speech_media import SENTENCES, need_espeak, speech_track, write_wav
+from tests.unit.stt.speech_media import SENTENCES, need_espeak, says, speech_track, write_wav
 from v2c_desktop.core.api import CoreAPI
 from v2c_desktop.core.domain.videos import Transcript
 from v2c_desktop.core.models.installed.catalog import load_speech_catalog, speech_model_folder
@@ -137,7 +137,7 @@ def test_importing_speech_shows_its_transcription_then_its_origin_and_retranscri
     assert "transcribed on this computer by faster-whisper" in pane.details.facts.toolTip()
     assert "model tiny.en" in pane.details.facts.toolTip()
     assert pane.details.retranscribe.isVisible()
-    assert "weather" in pane.details.transcript.toPlainText().lower()
+    assert says(SENTENCES[2], pane.details.transcript.toPlainText())
 
     # "Re-transcribe with…": enabled for this local file, offers the installed models
     menu = pane.table.context_menu([video_id])

@@ -36,7 +36,13 @@ import pytest
 
 from tests.conftest import REPO
 from tests.support.live_hls import PROGRAM_START, Cue, LiveServer, LiveState, prepare, serve_live
-from tests.unit.stt.speech_media import SENTENCES, need_espeak, speech_track, word_error_rate
+from tests.unit.stt.speech_media import (
+    SENTENCES,
+    line_saying,
+    need_espeak,
+    speech_track,
+    word_error_rate,
+)
 from v2c_desktop.cli.main import main as cli_main
 from v2c_desktop.core.api import CoreAPI
 from v2c_desktop.core.domain.changes import Change
@@ -185,7 +191,7 @@ def test_lines_arrive_while_live_and_the_watch_is_saved_searchable_and_announced
     # times are from the start of watching; the stream's own clock is kept beside them
     assert result.stream_at
     offset = (datetime.fromisoformat(result.stream_at) - PROGRAM_START).total_seconds()
-    weather = next(line for line in result.lines if "weather" in line.text.lower())
+    weather = line_saying(SPOKEN[1], result.lines)
     assert abs(weather.start - (speech.spans[1][0] - offset)) < TIME_SLACK
     stated = PROGRAM_START + timedelta(seconds=offset + weather.start)
     assert abs((datetime.fromisoformat(weather.at) - stated).total_seconds()) <= 1

@@ -19,6 +19,8 @@ import pytest
 from tests.unit.stt.speech_media import (
     SENTENCES,
     SpeechTrack,
+    heard,
+    line_saying,
     mux,
     need_espeak,
     speech_track,
@@ -91,8 +93,7 @@ def test_tiny_en_transcribes_espeak_speech_with_timestamps(
         assert previous_end <= seg.start <= seg.end <= result.duration, seg
         previous_end = seg.end
     for (start, end), sentence in zip(track.spans, SENTENCES, strict=True):
-        first = sentence.split()[-1].strip(".").lower()  # the sentence's own last word
-        line = next(s for s in result.segments if first in s.text.lower())
+        line = line_saying(sentence, result.segments)
         assert start - TIME_SLACK <= line.start <= end and line.end <= end + TIME_SLACK, line
     assert result.producer.model == "tiny.en" and result.producer.compute_type == "int8"
     done = [e for e in events if e.stage == "transcribe" and e.total]
@@ -146,7 +147,7 @@ def test_add_transcribes_a_video_without_subtitles_and_search_finds_it_in_time(
             line = next(
                 seg
                 for seg in transcript.segments
-                if hit.start <= seg.start < hit.end and "windy" in seg.text.lower()
+                if hit.start <= seg.start < hit.end and heard(SENTENCES[2], seg.text) >= 2
             )
             assert start - TIME_SLACK <= line.start <= end and line.end <= end + TIME_SLACK
             summaries = await api.list_videos()

@@ -24,7 +24,14 @@ from typing import Any
 
 import pytest
 
-from tests.unit.stt.speech_media import SENTENCES, mux, need_espeak, speech_track, word_error_rate
+from tests.unit.stt.speech_media import (
+    SENTENCES,
+    line_saying,
+    mux,
+    need_espeak,
+    speech_track,
+    word_error_rate,
+)
 from v2c_desktop.cli.main import main as cli_main
 from v2c_desktop.core.api import CoreAPI
 from v2c_desktop.core.domain.imports import BatchResult
@@ -170,7 +177,7 @@ def test_with_consent_the_audio_is_downloaded_transcribed_and_deleted(
         duration = record.video.duration
         assert duration is not None and 6 < duration < 15
         assert all(0 <= s.start < s.end <= duration + 0.5 for s in transcript.segments)
-        weather = next(s for s in transcript.segments if "weather" in s.text.lower())
+        weather = line_saying(SPOKEN[1], transcript.segments)
         assert abs(weather.start - second_starts) < TIME_SLACK
         # the audio was only a means: the video plays from the web, not from a kept file
         assert not record.video.source_path

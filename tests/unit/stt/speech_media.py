@@ -7,14 +7,17 @@ import re
 import shutil
 import subprocess
 import wave
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 import pytest
 
 ESPEAK = shutil.which("espeak-ng")
+T = TypeVar("T")
 
 #: Known sentences: plain words Whisper tiny.en gets right from espeak-ng's voice.
 SENTENCES = [
@@ -150,3 +153,33 @@ def word_error_rate(reference: str, hypothesis: str) -> float:
             current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (r != h)))
         previous = current
     return previous[-1] / max(1, len(ref))
+
+
+def content_words(sentence: str) -> set[str]:
+    """A sentence's words of four letters or more: the ones that tell it apart."""
+    return {w for w in words(sentence) if len(w) >= 4}
+
+
+def heard(sentence: str, text: str) -> int:
+    """How many of the sentence's content words `text` holds."""
+    said = set(words(text))
+    return len(content_words(sentence) & said)
+
+
+def says(sentence: str, text: str) -> bool:
+    """Whether `text` holds the sentence as Whisper heard it: most of its content words.
+
+    Not one chosen word: tiny.en's int8 kernels differ between CPUs, and so do a few words it
+    hears (measured: "The weather today is windy" came out as "But whenever today is windy"
+    on this AVX-512 machine and as "But whether today is windy" under qemu's AVX2 CPU), so a
+    test that looks for "weather" alone would pass or fail by the CPU it runs on.
+    """
+    return heard(sentence, text) * 2 > len(content_words(sentence))
+
+
+def line_saying(sentence: str, lines: Sequence[T]) -> T:
+    """The line (a segment, a live line: anything with `.text`) that holds the most of the
+    sentence's content words, at least two (a sentence may be split over two lines)."""
+    best = max(lines, key=lambda line: heard(sentence, line.text))  # type: ignore[attr-defined]
+    assert heard(sentence, best.text) >= 2, (sentence, [line.text for line in lines])  # type: ignore[attr-defined]
+    return best
