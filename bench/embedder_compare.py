@@ -32,7 +32,6 @@ import asyncio
 import concurrent.futures
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -251,9 +250,11 @@ def quality_table(rows: Sequence[QualityRow], modes: Sequence[str]) -> str:
 # -- speed and memory (one child process per measurement) -----------------------------------
 
 
-def _rss_mb() -> float:
+def _rss_mb(field: str = "VmRSS") -> float:
+    """This process's resident memory (VmRSS) or its peak (VmHWM), in MB. Not
+    `ru_maxrss`: Linux carries that over `exec`, so a child would report its parent's."""
     for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
+        if line.startswith(f"{field}:"):
             return int(line.split()[1]) / 1024
     return 0.0
 
@@ -290,7 +291,7 @@ def _child(kind: str, path: str, tokenizer: str, threads: int, texts_file: str) 
         started = time.perf_counter()
         embed([query + q])
         query_ms.append((time.perf_counter() - started) * 1000)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    peak = _rss_mb("VmHWM")
     np.save(texts_file + f".{kind}.{threads}.npy", np.asarray(vectors, dtype=np.float32))
     print(
         json.dumps(
