@@ -153,6 +153,32 @@ def test_a_disagreement_shows_both_sides_with_their_citations_and_each_point_its
     assert text.index("[consensus]") < text.index("[disagreement]") < text.index("[single source]")
 
 
+def test_the_bottom_line_shows_its_citations_under_it_as_a_point_shows_its_own(
+    qtbot: QtBot,
+) -> None:
+    """A model's bottom line carries verified evidence of its own (`bottom_line_citations`):
+    links that seek, each with its quote, between the bottom line and the first topic; a
+    video only the bottom line cites is a link like any other."""
+    rests = cite(SLEEP, 95.0, "sleep deprivation makes it harder to remember")
+    view = shown(qtbot, model_brief(bottom_line_citations=[rests, WHO]))
+    text = view.text.toPlainText()
+    bottom = text.index("Memory is encoded, stored and rebuilt")
+    label = f"{SLEEP[1]} @ 1:35"
+    assert bottom < text.index(f"{label} “{rests.quote}”") < text.index("How memory works")
+    assert bottom < text.index(f"{MAKE[1]} @ 0:46 “{WHO.quote}”") < text.index("How memory works")
+    order = seek_links(view.text)
+    assert order[:2] == [(label, SLEEP[0], 95.0), (f"{MAKE[1]} @ 0:46", MAKE[0], 46.0)]
+    assert hover_link(qtbot, view.text, label) == f"“{rests.quote}”"
+    QToolTip.hideText()
+    with qtbot.waitSignal(view.seek_requested) as sought:
+        click_text_link(qtbot, view.text, label)
+    assert sought.args == [SLEEP[0], 95.0]
+    # without evidence, nothing stands under the bottom line
+    bare = shown(qtbot, model_brief()).text.toPlainText()
+    after = bare.split("Memory is encoded, stored and rebuilt, and fades unless it is used.")[1]
+    assert after.lstrip().startswith("How memory works")
+
+
 def test_a_comparison_is_a_table_whose_cells_carry_their_citations(qtbot: QtBot) -> None:
     data = {
         "criteria": ["how memories form", "why we forget"],

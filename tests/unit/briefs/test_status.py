@@ -47,3 +47,14 @@ def test_a_cited_bottom_line_shows_its_evidence(tmp_path: Path, window: int) -> 
     bottom = text[text.index("## Bottom line") : text.index("## Points")]
     for c in brief.bottom_line_citations:
         assert c.url in bottom
+
+
+def test_coverage_counts_the_bottom_lines_citations_too(tmp_path: Path) -> None:
+    """ "read, N cited" counts every citation of a video, the bottom line's included: a
+    video only the bottom line cites contributed to the brief, and says so."""
+    brief = brief_by(tmp_path, BriefWriter(context_window=4096))
+    assert brief.bottom_line_citations
+    cited = [*brief.bottom_line_citations]
+    cited += [c for p in brief.points for c in [*p.support, *p.oppose]]
+    read = {s.video_id: s.claims for s in brief.coverage if s.status == "read"}
+    assert read == {v: sum(1 for c in cited if c.video_id == v) for v in read}

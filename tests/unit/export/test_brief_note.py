@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 
+from tests.unit.briefs.test_pipeline import FORGET, MAKE, folder, open_core
 from tests.unit.export.test_obsidian_export import NOTE, _front, _hostile, _intro, _vault
+from tests.unit.owner.toys import run
 from v2c_desktop.core.briefs.events import (
     Brief,
     BriefCitation,
@@ -20,6 +22,8 @@ from v2c_desktop.core.briefs.events import (
 )
 from v2c_desktop.core.domain.videos import VideoRecord
 from v2c_desktop.core.export import export_obsidian
+from v2c_desktop.core.export.events import ExportReport, ExportRequest
+from v2c_desktop.core.wire_codec import encode
 
 pytestmark = pytest.mark.corpus
 
@@ -52,12 +56,12 @@ def _export(tmp_path: Path, brief: Brief, *records: VideoRecord) -> str:
 
 
 def _brief(template: str, data: dict[str, Any] | None = None, **fields: Any) -> Brief:
+    fields.setdefault("bottom_line", "")
     return Brief(
         id=f"b-{template}",
         title=f"A {template}",
         question="What do they say?",
         template=template,
-        bottom_line="",
         status="complete",
         created_at="2026-03-02",
         data=data,
@@ -91,6 +95,79 @@ def test_points_carry_their_label_and_both_sides_of_a_disagreement(tmp_path: Pat
     )
     assert against.endswith(_link(talk, TALK, 1))
     assert _link(intro, NOTE, 3) in text and _link(intro, NOTE, 20) in text
+
+
+def test_the_bottom_line_carries_its_citations_and_their_videos(tmp_path: Path) -> None:
+    """A model's bottom line cites its own evidence: under it, each citation as a point's
+    (the timestamp URL and the wikilink to the line), and a video it alone cites is one of
+    the brief's videos."""
+    intro, talk = _intro(), _hostile("aaaaaaaaaaa", "Talk", "a claim")
+    point = BriefPoint("Minds can be studied", "single-source", [_cite(intro, 3)])
+    brief = _brief(
+        "brief",
+        bottom_line="Psychology studies the mind.",
+        bottom_line_citations=[_cite(talk, 1), _cite(intro, 3)],
+        topics=[BriefTopic("Mind", [point])],
+    )
+    text = _export(tmp_path, brief, intro, talk)
+    bottom = text.split("## Bottom line\n\nPsychology studies the mind.\n\n", 1)[1]
+    first, second, *_ = bottom.split("\n")
+    assert first == (
+        "- [Talk @ 0:02](https://www.youtube.com/watch?v=aaaaaaaaaaa&t=2s) “plain words” · "
+        + _link(talk, TALK, 1)
+    )
+    assert second.startswith("- [Intro to Psychology") and second.endswith(_link(intro, NOTE, 3))
+    assert bottom.index(_link(talk, TALK, 1)) < bottom.index("## Points")
+    # the bottom line cites it first, so it is the brief's first video
+    assert _front(text)["videos"] == [f"[[{TALK[:-3]}]]", f"[[{NOTE[:-3]}]]"]
+
+
+def test_a_video_only_the_bottom_line_cites_is_exported_with_the_brief(tmp_path: Path) -> None:
+    """Exporting a saved brief alone brings the notes of every video it cites, the one only
+    its bottom line cites included: otherwise that citation's wikilink would lead nowhere."""
+    vault = tmp_path / "Vault"
+    vault.mkdir()
+
+    async def go() -> tuple[Brief, ExportReport]:
+        api = await open_core(tmp_path, None)
+        try:
+            await api.add([str(folder(tmp_path, MAKE, FORGET))])
+            listed = {v.title: v.id for v in await api.list_videos()}
+            made, forgot = [
+                await api.get_video(next(i for t, i in listed.items() if word in t))
+                for word in ("Make", "Forgetting")
+            ]
+            point = BriefPoint("Made", "single-source", [_cite(made, 5)])
+            brief = _brief(
+                "brief",
+                bottom_line="Memories are made, then some fade.",
+                bottom_line_citations=[_cite(forgot, 12)],
+                topics=[BriefTopic("Memory", [point])],
+            )
+            store = api._s.store  # saved as the brief service saves a build
+            await store.run(
+                store.save_brief,
+                brief.id,
+                brief.title,
+                brief.question,
+                brief.template,
+                {},
+                None,
+                brief.status,
+                encode(brief),
+            )
+            report = await api.export_obsidian(ExportRequest(str(vault), brief_ids=(brief.id,)))
+            return brief, report
+        finally:
+            await api.aclose()
+
+    brief, report = run(go(), timeout=120)
+    videos = {n.subject_id: n.path for n in report.notes if n.kind == "video"}
+    (forgot,) = {c.video_id for c in brief.bottom_line_citations}
+    assert set(videos) == {forgot, brief.topics[0].points[0].support[0].video_id}
+    (note,) = [n for n in report.notes if n.kind == "brief"]
+    text = (vault / note.path).read_text(encoding="utf-8")
+    assert f"[[{videos[forgot][:-3]}#^t-" in text.split("## Points")[0]
 
 
 def test_a_comparison_is_a_table_with_each_options_citations(tmp_path: Path) -> None:

@@ -32,6 +32,8 @@ def assemble_brief(
     timings: Sequence[StageTiming],
 ) -> Brief:
     cited: dict[str, int] = {}
+    for c in generated.bottom_line_citations:  # a video may be cited by the bottom line only
+        cited[c.video_id] = cited.get(c.video_id, 0) + 1
     for topic in generated.topics:
         for point in topic.points:
             for c in [*point.support, *point.oppose]:

@@ -1,4 +1,4 @@
-"""The note of one brief: the bottom line first, points with their consensus /
+"""The note of one brief: the bottom line first (with its citations), points with their consensus /
 disagreement / single-source label, every citation twice (a timestamp URL that plays, and
 a wikilink to the video note's line), template results as Markdown, and the appendix of
 claims that failed verification."""
@@ -154,9 +154,11 @@ def _valued(data: dict[str, Any], pointer: str) -> str:
 
 
 def cited_videos(brief: Brief) -> list[str]:
-    """Every video a brief cites, in first-cited order: in its points, its template
-    results (comparison cells, tutorial steps, a schema's values), and its coverage."""
-    cited = [c.video_id for p in brief.points for c in [*p.support, *p.oppose]]
+    """Every video a brief cites, in first-cited order: in its bottom line, its points and
+    its template results (comparison cells, tutorial steps, a schema's values). The export
+    brings these videos' notes with the brief, since its citations link to their lines."""
+    cited = [c.video_id for c in brief.bottom_line_citations]
+    cited += [c.video_id for p in brief.points for c in [*p.support, *p.oppose]]
     cited += [c.video_id for _, cs in sorted(brief.data_citations.items()) for c in cs]
     return list(dict.fromkeys(cited))
 
@@ -173,6 +175,8 @@ def brief_body(brief: Brief, anchors: dict[str, Anchor]) -> str:
         out += ["*Extractive brief: passages quoted from the videos, no model wrote it.*", ""]
     if brief.bottom_line:
         out += ["## Bottom line", "", inert(brief.bottom_line), ""]
+        if brief.bottom_line_citations:  # its evidence, written as a point's
+            out += [*[f"- {cite(c, anchors)}" for c in brief.bottom_line_citations], ""]
     if brief.topics:
         out += ["## Points", ""]
     for topic in brief.topics:

@@ -2,11 +2,11 @@
 
 The writing itself (`obsidian.export_obsidian`) is a pure function of domain objects and a
 folder; this service only reads the library for it and runs it off the event loop, so an
-export of hundreds of notes never stalls the owner. A brief's cited videos (in its points
-and in its template results) are exported with it, since its citations link to their
-notes' blocks; a cited video no longer in the library is left out (its citations keep
-their timestamp URLs). Every collection goes to the index, which groups whatever notes the
-export folder holds.
+export of hundreds of notes never stalls the owner. A brief's cited videos (in its bottom
+line, its points and its template results: `brief_note.cited_videos`) are exported with it,
+since its citations link to their notes' blocks; a cited video no longer in the library is
+left out (its citations keep their timestamp URLs). Every collection goes to the index,
+which groups whatever notes the export folder holds.
 """
 
 from __future__ import annotations

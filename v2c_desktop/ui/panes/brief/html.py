@@ -1,7 +1,8 @@
-"""A brief as the rich text the result view shows: the bottom line first, points by topic
-with a badge, every citation a `title @ m:ss` link that seeks the player (its quote shown
-under it), template answers as what they are (a comparison as a table, tutorial steps as a
-numbered list), the claims left out collapsed behind a link, and the footer facts last.
+"""A brief as the rich text the result view shows: the bottom line first (with its own
+citations when a model wrote it), points by topic with a badge, every citation a
+`title @ m:ss` link that seeks the player (its quote shown under it), template answers as
+what they are (a comparison as a table, tutorial steps as a numbered list), the claims left
+out collapsed behind a link, and the footer facts last.
 
 Titles, quotes and model text are untrusted: every piece is HTML-escaped.
 """
@@ -79,6 +80,7 @@ def brief_html(brief: Brief, *, show_unverified: bool = False) -> str:
         parts.append(f'<p style="color:#b26a00"><b>Partial:</b> {escape(missing)}</p>')
     if brief.bottom_line:
         parts.append(f"<h3>Bottom line</h3><p>{escape(brief.bottom_line)}</p>")
+        parts.append(_citations(brief.bottom_line_citations))  # its evidence, as a point's
     if brief.reused_maps:
         parts.append(
             f"<p><i>Re-run: the reading of {brief.reused_maps} parts was reused from the last "
