@@ -224,11 +224,38 @@ def test_a_build_that_fails_ends_visibly_with_its_hint(
     assert finished.args == ["error"]
     said = pane.progress.stage.text()
     assert said == f"Failed: {error_text(error.message, error.hint_for('app'))}"
+    assert "select videos in the Library" in said  # worded for the app, not the CLI
+    assert "v2c " not in said and "`" not in said and "--" not in said
     assert pane.progress.isVisible() and pane.progress.stage.isVisible()
     assert not pane.progress.bar.isVisible()  # no full bar beside a failure
     assert not pane.progress.cancel.isEnabled()
     assert pane.saved.ids() == [brief.id]  # the saved brief is as it was
     assert wait_for(qtbot, crashcourse.get_brief(brief.id)).topics == brief.topics
+
+
+def test_the_pane_words_a_briefs_hints_for_the_app_not_the_command_line(
+    qtbot: QtBot, crashcourse: CoreAPI, make_window: MakeWindow
+) -> None:
+    """An empty collection's estimate and a build over a collection deleted meanwhile end
+    with hints that point into the app (the Library), never at a `v2c` command."""
+    empty = wait_for(qtbot, crashcourse.create_collection("Empty"))
+    gone = wait_for(qtbot, crashcourse.create_collection("Gone"))
+    window = make_window(crashcourse)
+    pane = open_briefs(qtbot, window, collections=2)
+    ask(qtbot, pane, empty.id, QUESTION)
+    label = pane.form.estimate_label
+    qtbot.waitUntil(lambda: label.text().startswith("no videos to brief"), timeout=30000)
+    assert "choose a collection that holds videos, select videos in the Library" in label.text()
+    assert "v2c " not in label.text() and "`" not in label.text()
+    assert not pane.form.build.isEnabled()  # a build would be refused the same way
+
+    wait_for(qtbot, crashcourse.delete_collection(gone.id))
+    with qtbot.waitSignal(pane.build_finished, timeout=BUILD_TIMEOUT) as finished:
+        pane.build(BriefRequest(QUESTION, collection=gone.id, extractive=True))
+    assert finished.args == ["error"]
+    said = pane.progress.stage.text()
+    assert said.startswith("Failed: ") and "choose one of the collections the Library lists" in said
+    assert "v2c " not in said and "`" not in said
 
 
 def save_through_dialog(qtbot: QtBot, pane: BriefPane, button: QWidget, path: Path) -> QFileDialog:

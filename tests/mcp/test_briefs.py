@@ -117,6 +117,27 @@ def test_extract_refuses_an_unsupported_schema_and_needs_a_model_for_one(
     assert "models pull" in needs["hint"]
 
 
+def test_build_brief_hints_point_an_agent_at_its_own_tools(server: McpProcess) -> None:
+    """A brief's errors are worded for an agent: it is pointed at list_collections and
+    at urls, never told to run a `v2c` command or to open the app's Library."""
+    created = json.loads(text_of(server.call("create_collection", {"name": "Nothing yet"})))
+    empty = error_of(
+        server.call(
+            "build_brief",
+            {"question": "What is said?", "collection": created["collection"]["id"]},
+        )
+    )
+    assert empty["error"] == "bad-request" and empty["message"] == "no videos to brief"
+    assert "pass urls" in empty["hint"] and "list_collections" in empty["hint"]
+    unknown = error_of(
+        server.call("build_brief", {"question": "What is said?", "collection": "no such one"})
+    )
+    assert unknown["error"] == "not-found"
+    assert unknown["hint"] == "call list_collections to see the collections"
+    for hint in (empty["hint"], unknown["hint"]):
+        assert "v2c " not in hint and "--" not in hint and "Library" not in hint
+
+
 def test_export_obsidian_writes_only_into_the_users_vault_and_keeps_their_edits(
     server: McpProcess, tmp_path: Path
 ) -> None:

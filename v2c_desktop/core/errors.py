@@ -7,7 +7,8 @@ says what to do about it.
 A hint is written once, in core, but the place to change a setting differs by face: a
 flag on the command line, a page of the app's settings, something to ask the user for an
 agent. So a hint names the settings it points at as `{proxy}` or `{cookies}` (and the few
-actions that differ by face the same way: `{download-again}`, `{get-model}`), and each
+actions that differ by face the same way: `{download-again}`, `{get-model}`, where the
+library lists things, `{list-collections}`), and each
 face renders it with `render_hint(hint, face)` (or `error.hint_for(face)`): the CLI never
 names a menu of the app, and the app never names a command-line flag.
 """
@@ -109,6 +110,43 @@ SETTING_WORDS: dict[str, dict[Face | None, str]] = {
         "agent": "`parentPageId` (a Notion page URL or id), or the user's default page in "
         "v2c's settings",
         None: "the Notion page to export under",
+    },
+    # what a brief reads: videos, a collection or a search (the MCP tool: urls or a collection)
+    "brief-scope": {
+        "cli": "name videos, a collection that holds some, or a search (`--video ID`, "
+        "`--collection ID`, `--search QUERY`; see `v2c list` and `v2c collections list`)",
+        "app": "choose a collection that holds videos, select videos in the Library, or "
+        "search for words the videos say",
+        "agent": "pass urls (imported first if new) or a collection that holds videos "
+        "(list_collections lists them)",
+        None: "name videos, a collection that holds some, or a search",
+    },
+    # where the library's collections, videos, saved briefs and chat models are listed
+    "list-collections": {
+        "cli": "run `v2c collections list` to see the collections",
+        "app": "choose one of the collections the Library lists",
+        "agent": "call list_collections to see the collections",
+        None: "see the library's collections",
+    },
+    "list-videos": {
+        "cli": "run `v2c list` to see the ids",
+        "app": "choose videos the Library lists",
+        "agent": "pass the video's URL (it is imported first), or a collection from "
+        "list_collections",
+        None: "see the library's videos",
+    },
+    "list-briefs": {
+        "cli": "run `v2c briefs list` to see the saved briefs",
+        "app": "it may have been deleted: the Brief pane lists the saved briefs",
+        "agent": "it may have been deleted: the user's saved briefs are listed in v2c's "
+        "Brief pane (or by `v2c briefs list`)",
+        None: "see the saved briefs",
+    },
+    "list-models": {
+        "cli": "see `v2c models list`",
+        "app": "choose one of the models offered, or get one in Settings → Models",
+        "agent": "call list_models to see the model ids",
+        None: "see the chat models v2c lists",
     },
 }
 _SETTING = re.compile(r"\{(" + "|".join(re.escape(name) for name in SETTING_WORDS) + r")\}")

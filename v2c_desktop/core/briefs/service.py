@@ -10,10 +10,11 @@ place, reusing the cached maps of videos whose transcripts did not change.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 from ..errors import V2CError, bad_request
@@ -139,27 +140,33 @@ class BriefService:
             return [], "you asked for an extractive brief"
         if self.registry is None:
             return [], "this library was opened without models"
-        return self.registry.writing_chain(request.model, request.strict)
+        try:
+            return self.registry.writing_chain(request.model, request.strict)
+        except V2CError as error:
+            if error.code != "not-found":
+                raise
+            known = ", ".join(m.info.id for m in self.registry.chat_models()) or "none"
+            raise _reworded(error, f"configured models: {known}; {{list-models}}") from None
 
     async def _scope(self, request: BriefRequest) -> list[Any]:
         ids = list(request.video_ids)
         if request.collection:
-            ids.extend((await self.library.get_collection(request.collection)).video_ids)
+            with _not_found_hint("{list-collections}"):
+                ids.extend((await self.library.get_collection(request.collection)).video_ids)
         if request.search:
             found = await self.engine.search(SearchRequest(request.search, limit=50))
             ids.extend(list(dict.fromkeys(h.video_id for h in found.hits))[:SEARCH_VIDEOS])
         if not ids:
-            raise bad_request(
-                "no videos to brief",
-                "name videos, a collection or a search (see `v2c list` and `v2c collections`)",
-            )
-        resolved = list(dict.fromkeys([await self.library.resolve(v) for v in ids]))
+            raise bad_request("no videos to brief", "{brief-scope}")
+        with _not_found_hint("{list-videos}"):
+            resolved = list(dict.fromkeys([await self.library.resolve(v) for v in ids]))
         if len(resolved) > MAX_VIDEOS:
             raise bad_request(
                 f"{len(resolved)} videos is more than one brief reads ({MAX_VIDEOS})",
                 "narrow the collection or the search",
             )
-        return [await self.library.get_video(v) for v in resolved]
+        with _not_found_hint("{list-videos}"):
+            return [await self.library.get_video(v) for v in resolved]
 
     async def _extractive(
         self, request: BriefRequest, sources: list[BriefSource], spec: Spec, why: str
@@ -213,7 +220,8 @@ class BriefService:
         ]
 
     async def get(self, brief_id: str) -> Brief:
-        raw, title, created = await self.store.run(self.store.get_brief, brief_id)
+        with _not_found_hint("{list-briefs}"):
+            raw, title, created = await self.store.run(self.store.get_brief, brief_id)
         brief = decode(raw, Brief)
         if not isinstance(brief, Brief):
             raise V2CError("internal", f"the saved brief {brief_id} cannot be read")
@@ -221,10 +229,12 @@ class BriefService:
         return dataclasses.replace(brief, title=title, created_at=brief.created_at or created)
 
     async def rename(self, brief_id: str, title: str) -> None:
-        await self.store.run(self.store.rename_brief, brief_id, title)
+        with _not_found_hint("{list-briefs}"):
+            await self.store.run(self.store.rename_brief, brief_id, title)
 
     async def delete(self, brief_id: str) -> None:
-        await self.store.run(self.store.delete_brief, brief_id)
+        with _not_found_hint("{list-briefs}"):
+            await self.store.run(self.store.delete_brief, brief_id)
 
     async def _rerun_request(self, request: BriefRequest) -> BriefRequest:
         """The saved brief's own request (its scope re-read: a collection may have grown)."""
@@ -245,6 +255,23 @@ class BriefService:
             title=saved.title,
             skip_sponsors=request.skip_sponsors or bool(scope.get("skip_sponsors")),
         )
+
+
+@contextlib.contextmanager
+def _not_found_hint(hint: str) -> Iterator[None]:
+    """A library's or a store's `not-found` with `hint` instead of its own: theirs names a
+    command of the CLI, and a brief's errors reach the app's pane and MCP agents too, so
+    its hints name what to do through placeholders each face words (`errors.render_hint`)."""
+    try:
+        yield
+    except V2CError as error:
+        if error.code != "not-found":
+            raise
+        raise _reworded(error, hint) from None
+
+
+def _reworded(error: V2CError, hint: str) -> V2CError:
+    return V2CError(error.code, error.message, hint, dict(error.details))
 
 
 def _needs_a_model(spec: Spec, chain: list[ChatModel], why: str) -> None:
