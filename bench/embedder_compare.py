@@ -370,16 +370,17 @@ async def _quality_runs(args: argparse.Namespace, modes: Sequence[str]) -> list[
     finally:
         await minilm.aclose()
     if args.quality_runtime == "onnx":
-        inner: Any = NomicOnnx(args.onnx, args.tokenizer, 2, "nomic-embed-text-v1.5-fp32")
+        inner: Any = NomicOnnx(args.onnx, args.tokenizer, 2, args.onnx.stem)
     else:
         inner = nomic_llamacpp(args.gguf, 2)
     nomic = Prefixed(inner)
     try:
-        name = f"nomic v1.5 768 ({args.quality_runtime})"
+        runtime = args.onnx.stem if args.quality_runtime == "onnx" else "llama.cpp"
+        name = f"nomic v1.5 768 ({runtime})"
         rows.append((await quality(name, nomic, modes))[0])
         print(quality_table(rows[-1:], modes), flush=True)
         for dims in args.dims:
-            name = f"nomic v1.5 {dims} ({args.quality_runtime})"
+            name = f"nomic v1.5 {dims} ({runtime})"
             rows.append((await quality(name, Matryoshka(nomic, dims), modes))[0])
             print(quality_table(rows[-1:], modes), flush=True)
     finally:
