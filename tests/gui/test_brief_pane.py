@@ -23,6 +23,7 @@ from v2c_desktop.core.api import CoreAPI
 from v2c_desktop.core.briefs.events import BriefDone, BriefRequest, BriefStep
 from v2c_desktop.ui.main_window import MainWindow
 from v2c_desktop.ui.panes.brief.html import TOGGLE_UNVERIFIED
+from v2c_desktop.ui.panes.brief.progress import RunProgress
 
 pytestmark = pytest.mark.gui
 
@@ -182,3 +183,35 @@ def test_a_saved_brief_is_renamed_re_run_copied_and_deleted(
     qtbot.waitUntil(lambda: pane.saved.ids() == [], timeout=10000)
     assert wait_for(qtbot, crashcourse.list_briefs()) == []
     assert pane.view.brief is None  # the deleted brief is no longer shown
+
+
+def test_progress_words_come_from_the_steps_numbers_not_their_message(qtbot: QtBot) -> None:
+    """The pane's words are made from the numbers a step carries: a message worded any
+    other way (the CLI's and MCP's words, in any language) changes nothing it shows."""
+    progress = RunProgress()
+    qtbot.addWidget(progress)
+    progress.start()
+    odd = "wörter, die der Kern anders schreibt (part 99)"
+    for step, shown in [
+        (BriefStep("scope", 0, None, odd), "finding the videos"),
+        (BriefStep("scope", 14, 14, odd, videos=12), "finding the videos: 12 videos to read"),
+        (
+            BriefStep("map", 8, 30, odd, videos=12, video=4, part=9, parts=30, reused=3),
+            "reading video 4 of 12 (part 9/30)",
+        ),
+        (BriefStep("map", 30, 30, odd, videos=12, parts=30, reused=3), "verifying the quotes"),
+        (BriefStep("reduce", 0, 1, odd, videos=12), "merging topics"),
+        (BriefStep("extract", 0, 5, odd, videos=5), "finding the best passages in 5 videos"),
+        (
+            BriefStep("extract", 1, 5, odd, videos=5, video=2),
+            "finding the best passages: video 2 of 5",
+        ),
+        (BriefStep("extract", 5, 5, odd, videos=5), "grouping the passages into topics"),
+    ]:
+        progress.step(step)
+        assert progress.stage.text() == shown
+        if step.stage == "map" and step.part:
+            assert (progress.bar.value(), progress.bar.maximum()) == (8, 30)
+        if step.stage == "extract" and step.video:
+            assert (progress.bar.value(), progress.bar.maximum()) == (1, 5)
+    assert (progress.count.videos, progress.count.parts, progress.count.reused) == (5, 30, 3)

@@ -154,12 +154,25 @@ class Brief:
 @wire
 @dataclass(frozen=True)
 class BriefStep:
-    """Progress of a build: `stage` (scope, map, verify, reduce, render), done of total."""
+    """Progress of a build: `stage` (scope, map, write, extract, reduce, render), done of
+    total, in words (`message`, what the CLI and MCP print) and in numbers for a face that
+    shows its own words (the app's "reading video 4 of 12 (part 9/30)").
+
+    `videos` is how many distinct videos the build reads (0 before it knows); `video` the
+    1-based one being read now (0: none at this step); `part` of `parts` the map part being
+    read now, counted over the whole build (a long video is read in several parts), and
+    `reused` how many parts so far came back from the map cache instead of the model.
+    """
 
     stage: str
     done: int
     total: int | None
     message: str = ""
+    videos: int = 0
+    video: int = 0
+    part: int = 0
+    parts: int = 0
+    reused: int = 0
 
 
 @wire

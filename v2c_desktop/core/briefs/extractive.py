@@ -4,7 +4,8 @@ A fresh install has no model that can write, and a brief must still be useful an
 for the question, hybrid search finds the best passages of each video; the passages are
 grouped into topics by embedding similarity across videos, and a topic met in two or more
 distinct videos is marked as shared. Every quote is transcript text, so it verifies by
-construction (it is still checked, which also snaps its times).
+construction (it is still checked, which also snaps its times). The build reports one step
+a video as it quotes that video's passages, so a large scope shows it moving.
 """
 
 from __future__ import annotations
@@ -13,14 +14,14 @@ import asyncio
 import math
 import re
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..ask.matching import quote_window, terms
 from ..search.request import SearchHit, SearchRequest, SearchResult
-from .events import BriefCitation, BriefPoint, BriefTopic
+from .events import BriefCitation, BriefPoint, BriefStep, BriefTopic
 from .evidence import Evidence, kind_of, topic_key
 from .sources import BriefSource
 from .topic_names import TermStats, key_terms, topic_name
@@ -49,6 +50,10 @@ _SENTENCE = re.compile(r"[^.!?]+[.!?]+[\"'”’)]*|[^.!?]+$")
 
 Search = Callable[[SearchRequest], Awaitable[SearchResult]]
 Embed = Callable[[list[str]], Awaitable[np.ndarray]]
+#: A search hit as its quote is remembered: (video id, start, end, text).
+HitKey = tuple[str, float, float, str]
+#: A hit's best sentences and when they are said (None: too short to quote).
+Quoted = dict[HitKey, tuple[str, float | None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,14 +70,17 @@ async def extractive_topics(
     evidence: Evidence,
     search: Search,
     embed: Embed | None,
-) -> list[BriefTopic]:
-    """Topics of passages (best first); empty when no video says anything about it.
+) -> AsyncGenerator[BriefStep | list[BriefTopic], None]:
+    """Progress steps (`extract`, one a video as its passages are quoted, then one for the
+    grouping), then the topics of passages last (best first; empty when no video says
+    anything about it).
 
     The passages are the best hybrid-search ranges of the whole scope (a few per video, so
     one long video cannot fill the brief), each quoted as its best whole sentences. The
-    pure computation (term statistics over every segment, choosing, verifying and grouping
-    passages) runs in a worker thread: on a large collection it takes long enough to stall
-    the event loop the app's window and the owner's clients share.
+    pure computation (term statistics over every segment, quoting each video's hits,
+    choosing, verifying and grouping passages) runs in worker threads: on a large
+    collection it takes long enough to stall the event loop the app's window and the
+    owner's clients share. Quoting is done a video at a time, with a step between videos.
     """
     query = terms(question)
     by_id = {s.video_id: s for s in sources}
@@ -87,13 +95,23 @@ async def extractive_topics(
             SearchRequest(term, mode="hybrid", limit=TERM_HITS, video_ids=tuple(by_id))
         )
         hits.extend(found.hits)
-    candidates = await asyncio.to_thread(
-        _candidates, hits, by_id, query, CANDIDATE_FACTOR * per_video
-    )
+    cap = CANDIDATE_FACTOR * per_video
+    of_video: dict[str, list[SearchHit]] = {}
+    for hit in hits:
+        of_video.setdefault(hit.video_id, []).append(hit)
+    quoted: Quoted = {}
+    videos = len(sources)
+    for n, source in enumerate(sources, start=1):
+        yield BriefStep("extract", n - 1, videos, source.title, videos=videos, video=n)
+        own = of_video.get(source.video_id, [])
+        quoted.update(await asyncio.to_thread(_quote_video, own, source, query, cap))
+    yield BriefStep("extract", videos, videos, "grouping the passages", videos=videos)
+    candidates = await asyncio.to_thread(_candidates, hits, by_id, query, cap, quoted)
     if not candidates:
-        return []
+        yield []
+        return
     vectors = await embed([question, *(c.quote for c in candidates)]) if embed else None
-    return await asyncio.to_thread(
+    yield await asyncio.to_thread(
         _topics_of, question, candidates, vectors, per_video, stats, evidence
     )
 
@@ -138,10 +156,42 @@ class _Candidate:
     chapter: str | None
 
 
+def _hit_key(hit: SearchHit) -> HitKey:
+    return (hit.video_id, hit.start, hit.end, hit.text)
+
+
+def _quote_video(
+    hits: Sequence[SearchHit], source: BriefSource, query: frozenset[str], per_video: int
+) -> Quoted:
+    """One video's hits quoted (best sentences, and when they are said), in search order,
+    until `per_video` distinct quotes: the ones `_candidates` will pick from it."""
+    out: Quoted = {}
+    distinct: set[str] = set()
+    for hit in hits:
+        key = _hit_key(hit)
+        if key in out:
+            continue
+        quote = best_sentences(hit.text, query)
+        moment = _moment(source, quote, hit.start, hit.end)
+        out[key] = (quote, moment)
+        if moment is not None:
+            distinct.add(quote)
+            if len(distinct) >= per_video:
+                break
+    return out
+
+
 def _candidates(
-    hits: Sequence[SearchHit], by_id: dict[str, BriefSource], query: frozenset[str], per_video: int
+    hits: Sequence[SearchHit],
+    by_id: dict[str, BriefSource],
+    query: frozenset[str],
+    per_video: int,
+    quoted: Quoted | None = None,
 ) -> list[_Candidate]:
-    """Each hit's best sentences with when they are said, in search order, a few a video."""
+    """Each hit's best sentences with when they are said, in search order, a few a video.
+
+    `quoted` holds the hits already quoted video by video (`_quote_video`); a hit it lacks
+    (one two videos' quotes share pushed further) is quoted here."""
     out: list[_Candidate] = []
     seen: set[str] = set()
     count: Counter[str] = Counter()
@@ -149,8 +199,11 @@ def _candidates(
         source = by_id.get(hit.video_id)
         if source is None or count[hit.video_id] >= per_video:
             continue
-        quote = best_sentences(hit.text, query)
-        moment = _moment(source, quote, hit.start, hit.end)
+        known = quoted.get(_hit_key(hit)) if quoted is not None else None
+        if known is None:
+            quote = best_sentences(hit.text, query)
+            known = (quote, _moment(source, quote, hit.start, hit.end))
+        quote, moment = known
         if moment is None or quote in seen:
             continue  # too short to quote (a passage of "Yes."), not a claim left out
         seen.add(quote)

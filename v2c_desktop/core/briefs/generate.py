@@ -165,9 +165,10 @@ async def generate(
     if one_pass is None:
         one_pass = sum(s.tokens() for s in sources) <= budget
     if one_pass:
-        yield BriefStep("write", 0, 1, f"one pass over {len(sources)} videos")
+        videos = len(sources)
+        yield BriefStep("write", 0, 1, f"one pass over {videos} videos", videos=videos)
         await _single(question, sources, spec, chain, result)
-        yield BriefStep("write", 1, 1, "verified")
+        yield BriefStep("write", 1, 1, "verified", videos=videos)
     else:
         result.pass_kind = "map-reduce"
         async for step in _map_reduce(
@@ -225,12 +226,24 @@ async def _map_reduce(
     model_id = chain[0].info.id
     map_budget = piece_tokens or max(800, budget - MAP_ANSWER_TOKENS)
     work = [chunk for source in sources for chunk in chunks_of(source, map_budget)]
+    videos, parts = len(sources), len(work)
+    number = {source.video_id: n for n, source in enumerate(sources, start=1)}
     asked = question_key(question)
     started = time.perf_counter()
     verify_ms = 0.0
     served: str | None = None
     for done, chunk in enumerate(work):
-        yield BriefStep("map", done, len(work), f"{chunk.source.title} (part {chunk.index + 1})")
+        yield BriefStep(
+            "map",
+            done,
+            parts,
+            f"{chunk.source.title} (part {chunk.index + 1})",
+            videos=videos,
+            video=number[chunk.source.video_id],
+            part=done + 1,
+            parts=parts,
+            reused=result.reused_maps,
+        )
         key: MapKey = (
             chunk.source.video_id,
             chunk.source.transcript_key(),
@@ -252,10 +265,18 @@ async def _map_reduce(
         t = time.perf_counter()
         await asyncio.to_thread(evidence.add_claims, raw)  # pure work; nothing else touches it
         verify_ms += _ms(t)
-    yield BriefStep("map", len(work), len(work), f"{len(evidence.claims)} claims verified")
+    yield BriefStep(
+        "map",
+        parts,
+        parts,
+        f"{len(evidence.claims)} claims verified",
+        videos=videos,
+        parts=parts,
+        reused=result.reused_maps,
+    )
     result.timings.append(StageTiming("map", _ms(started) - verify_ms, served))
     result.timings.append(StageTiming("verify", verify_ms))
-    yield BriefStep("reduce", 0, 1, f"{len(evidence.claims)} claims")
+    yield BriefStep("reduce", 0, 1, f"{len(evidence.claims)} claims", videos=videos)
     started = time.perf_counter()
     answer, left = await _reduce(question, evidence.claims, spec, chain, budget, result)
     result.timings.append(StageTiming("reduce", _ms(started), _last_served(result)))
@@ -264,7 +285,7 @@ async def _map_reduce(
         # a brief lists every claim no point used itself; a template's answer holds only
         # what fitted its call, so the claims left out are listed here: none is lost
         result.topics = single_source_topics(left)
-    yield BriefStep("reduce", 1, 1, "done")
+    yield BriefStep("reduce", 1, 1, "done", videos=videos)
 
 
 async def _map_chunk(

@@ -14,7 +14,7 @@ import contextlib
 import dataclasses
 import json
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Iterator
 from typing import Any
 
 from ..errors import V2CError, bad_request
@@ -34,6 +34,7 @@ from .events import (
     BriefRequest,
     BriefStep,
     BriefSummary,
+    BriefTopic,
     StageTiming,
 )
 from .evidence import Evidence
@@ -92,27 +93,31 @@ class BriefService:
             records, left_out = await without_sponsors(self.store, records)
         # indexing every transcript and finding copies is pure work, long on a big scope
         sources = await asyncio.to_thread(number_sources, records)
-        yield BriefStep("scope", len(records), len(records), f"{len(sources)} distinct videos")
+        videos = len(sources)
+        yield BriefStep(
+            "scope", len(records), len(records), f"{videos} distinct videos", videos=videos
+        )
         timings = [StageTiming("retrieve", _ms(started))]
-        generated: Generated
+        generated = Generated()
         if not chain:
-            yield BriefStep("extract", 0, len(sources), "finding the best passages")
-            generated = await self._extractive(request, sources, spec, why)
-            yield BriefStep("extract", len(sources), len(sources), "passages grouped")
+            yield BriefStep("extract", 0, videos, "finding the best passages", videos=videos)
+            steps = self._extractive(request, sources, spec, why)
         else:
-            generated = Generated()
-            async for event in generate(
+            steps = generate(
                 request.question,
                 sources,
                 spec,
                 chain,
                 cached=self._cached_map,
                 remember=self._remember_map,
-            ):
-                if isinstance(event, Generated):
-                    generated = event
-                else:
-                    yield event
+            )
+        async for event in steps:
+            if isinstance(event, Generated):
+                generated = event
+            else:
+                yield event
+        if not chain:
+            yield BriefStep("extract", videos, videos, "passages grouped", videos=videos)
         yield BriefStep("render", 0, 1, "writing the brief")
         generated.limitations.extend(left_out)
         render_started = time.perf_counter()
@@ -170,13 +175,19 @@ class BriefService:
 
     async def _extractive(
         self, request: BriefRequest, sources: list[BriefSource], spec: Spec, why: str
-    ) -> Generated:
+    ) -> AsyncGenerator[BriefStep | Generated, None]:
+        """Its steps (a video at a time), then what it made, last."""
         started = time.perf_counter()
         evidence = Evidence(sources)
         embed = self.embedder.embed if self.embedder is not None else None
-        topics = await extractive_topics(
+        topics: list[BriefTopic] = []
+        async for event in extractive_topics(
             request.question, sources, evidence, self.engine.search, embed
-        )
+        ):
+            if isinstance(event, BriefStep):
+                yield event
+            else:
+                topics = event
         result = Generated(evidence=evidence, topics=topics, pass_kind="extractive")
         shared = sum(
             1 for t in topics for p in t.points if len({c.video_id for c in p.support}) > 1
@@ -192,7 +203,7 @@ class BriefService:
                 f"the {spec.name} template needs a chat model; this is an extractive brief"
             )
         result.timings.append(StageTiming("extract", _ms(started)))
-        return result
+        yield result
 
     # -- the map cache ----------------------------------------------------------------------
     async def _cached_map(self, key: MapKey) -> list[dict[str, Any]] | None:

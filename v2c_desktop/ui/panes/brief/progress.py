@@ -1,14 +1,14 @@
 """A running build: its stage in words (`reading video 4 of 12 (part 9/30)`, `verifying the
 quotes`, `merging topics`), a bar, the elapsed time and Cancel; then how it ended.
 
-The core counts the map stage in parts (a long video is read in several); the videos are
-known from the scope step ("12 distinct videos") and from each part's "(part n)" label, so
-a person reads how many videos are done, with the parts beside.
+The words are the app's own, made from the numbers each core step carries (`videos`,
+`video`, `part`, `parts`, `reused`), never parsed out of the step's message, which is worded
+for the CLI and MCP. The core counts the map stage in parts (a long video is read in
+several), so a person reads which video is being read, with the parts beside.
 """
 
 from __future__ import annotations
 
-import re
 import time
 from dataclasses import dataclass
 
@@ -17,52 +17,62 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QW
 
 from v2c_desktop.core.briefs.events import BriefStep
 
-PART = re.compile(r"^(?P<title>.*) \(part (?P<part>\d+)\)$")
-VIDEOS = re.compile(r"^(?P<count>\d+) distinct videos?$")
+#: The stages whose steps count as they go (the bar shows done of total).
+COUNTED = ("map", "extract")
 
 
 @dataclass
 class RunCount:
-    """What a run has said so far about its videos: how many it reads, which one now."""
+    """What a run has said so far about its videos and parts (the latest numbers)."""
 
     videos: int | None = None
-    video: int = 0  # the video being read (1-based), 0 before the first part
+    video: int = 0  # the video being read (1-based), 0 when none is
     parts: int | None = None
-    reused: int = 0  # parts whose reading came back from the cache (known when done)
+    reused: int = 0  # parts whose reading came back from the cache so far
 
     def follow(self, step: BriefStep) -> None:
-        if step.stage == "scope":
-            found = VIDEOS.match(step.message)
-            if found:
-                self.videos = int(found.group("count"))
-        elif step.stage == "map":
-            self.parts = step.total
-            part = PART.match(step.message)
-            if part and part.group("part") == "1":
-                self.video += 1
+        if step.videos:
+            self.videos = step.videos
+        if step.stage in COUNTED:
+            self.video = step.video
+        if step.parts:
+            self.parts = step.parts
+        self.reused = max(self.reused, step.reused)
 
 
 def stage_text(step: BriefStep, count: RunCount | None = None) -> str:
-    """What a step means to a person (`count`: what the run said before it)."""
-    of = f"{step.done}/{step.total}" if step.total is not None else f"{step.done}"
+    """What a step means to a person (`count`: what the run said before it, this step
+    included)."""
+    videos = step.videos or (count.videos if count is not None else None)
     if step.stage == "scope":
-        return f"finding the videos: {step.message}" if step.message else "finding the videos"
+        if step.videos:
+            return f"finding the videos: {_videos(step.videos)} to read"
+        return "finding the videos"
     if step.stage == "map":
-        if step.total is not None and step.done >= step.total:
-            return f"verifying: {step.message}"
-        part = f"part {step.done + 1}/{step.total}" if step.total else f"part {step.done + 1}"
-        if count is not None and count.video and count.videos:
-            return f"reading video {count.video} of {count.videos} ({part})"
+        if not step.part:
+            return "verifying the quotes"
+        part = f"part {step.part}/{step.parts}" if step.parts else f"part {step.part}"
+        if step.video and videos:
+            return f"reading video {step.video} of {videos} ({part})"
         return f"reading {part}"
     if step.stage == "write":
         return "writing the brief in one pass" if step.done == 0 else "verifying the quotes"
     if step.stage == "reduce":
-        return f"merging topics ({step.message})" if step.message else "merging topics"
+        return "merging topics" if step.done == 0 else "topics merged"
     if step.stage == "extract":
-        return f"finding the best passages in {step.total} videos"
+        if step.video and videos:
+            return f"finding the best passages: video {step.video} of {videos}"
+        if step.total is not None and step.done >= step.total:
+            return "grouping the passages into topics"
+        return f"finding the best passages in {_videos(videos or step.total or 0)}"
     if step.stage == "render":
         return "saving the brief"
-    return f"{step.stage} {of} {step.message}".strip()
+    of = f"{step.done}/{step.total}" if step.total is not None else f"{step.done}"
+    return f"{step.stage} {of}"
+
+
+def _videos(count: int) -> str:
+    return "1 video" if count == 1 else f"{count} videos"
 
 
 class RunProgress(QWidget):
@@ -117,7 +127,7 @@ class RunProgress(QWidget):
         text = stage_text(step, self.count)
         self.stages.append(text)
         self.stage.setText(text)
-        if step.stage == "map" and step.total:  # the one stage that counts as it goes
+        if step.stage in COUNTED and step.total:  # the stages that count as they go
             self.bar.setTextVisible(True)
             self.bar.setRange(0, step.total)
             self.bar.setValue(min(step.done, step.total))
