@@ -88,17 +88,6 @@ def comment_lines(found: Comments, limit: int) -> list[str]:
 
 def one_comment(comment: Comment) -> list[str]:
     indent = REPLY_INDENT if comment.is_reply else ""
-    facts = [comment.author or "(no name)"]
-    if comment.published:
-        facts.append(comment.published)
-    if comment.likes is not None:
-        facts.append(f"{comment.likes:,} like" + ("" if comment.likes == 1 else "s"))
-    if comment.pinned:
-        facts.append("pinned")
-    if comment.by_uploader:
-        facts.append("by the channel")
-    if comment.favorited:
-        facts.append("hearted by the channel")
-    head = ("↳ " if comment.is_reply else "") + " · ".join(facts)
+    head = ("↳ " if comment.is_reply else "") + comment.facts
     body = [f"{indent}  {line}" for line in comment.text.splitlines() or [""]]
     return [indent + head, *body]

@@ -59,6 +59,23 @@ class Comment:
     def is_reply(self) -> bool:
         return self.parent_id is not None
 
+    @property
+    def facts(self) -> str:
+        """The line every face shows above the text: "author · 2018-08-01 · 4,210 likes ·
+        pinned · by the channel" (only what the site said)."""
+        facts = [self.author or "(no name)"]
+        if self.published:
+            facts.append(self.published)
+        if self.likes is not None:
+            facts.append(f"{self.likes:,} like" + ("" if self.likes == 1 else "s"))
+        if self.pinned:
+            facts.append("pinned")
+        if self.by_uploader:
+            facts.append("by the channel")
+        if self.favorited:
+            facts.append("hearted by the channel")
+        return " · ".join(facts)
+
 
 @wire
 @dataclass(slots=True)

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from v2c_desktop.core.domain.comments import MAX_LIMIT, Comment, Comments
+from v2c_desktop.core.domain.comments import MAX_LIMIT, Comments
 from v2c_desktop.core.domain.videos import VideoRecord
 from v2c_desktop.core.ids import is_web
 
@@ -35,22 +35,6 @@ INVITE = "Comments come from the video's site: Load comments reads them (kept fo
 NO_SITE = "This video was imported from a file on this computer: it has no comments."
 LOADING = "Reading comments…"
 CANCELLED = "Cancelled: no comments were read."
-
-
-def comment_facts(comment: Comment) -> str:
-    """ "@author · 2018-08-01 · 4,210 likes · pinned · by the channel"."""
-    facts = [comment.author or "(no name)"]
-    if comment.published:
-        facts.append(comment.published)
-    if comment.likes is not None:
-        facts.append(f"{comment.likes:,} like" + ("" if comment.likes == 1 else "s"))
-    if comment.pinned:
-        facts.append("pinned")
-    if comment.by_uploader:
-        facts.append("by the channel")
-    if comment.favorited:
-        facts.append("hearted by the channel")
-    return " · ".join(facts)
 
 
 def summary(found: Comments) -> str:
@@ -204,7 +188,7 @@ class CommentsView(QWidget):
                 cursor.insertBlock(block, plain)
             else:
                 cursor.setBlockFormat(block)
-            cursor.insertText(("↳ " if comment.is_reply else "") + comment_facts(comment), bold)
+            cursor.insertText(("↳ " if comment.is_reply else "") + comment.facts, bold)
             body = QTextBlockFormat()
             body.setLeftMargin(block.leftMargin())
             for line in comment.text.splitlines() or [""]:
