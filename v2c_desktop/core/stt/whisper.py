@@ -99,6 +99,18 @@ class FasterWhisperTranscriber:
                     ) from None
             return _models[key]
 
+    def _decode(self, samples: npt.NDArray[np.float32], language: str | None) -> Any:
+        """faster-whisper's lazy (pieces, info) over samples, with the settings every
+        transcription here uses: a file's and a live stream's window alike."""
+        return self._loaded().transcribe(
+            samples,
+            language=language,
+            beam_size=self.beam_size,
+            vad_filter=True,
+            word_timestamps=True,
+            condition_on_previous_text=False,
+        )
+
     def _lock(self) -> threading.Lock:
         with _registry_lock:
             return _locks.setdefault(str(self.model.path), threading.Lock())
@@ -135,15 +147,7 @@ class FasterWhisperTranscriber:
             progress(  # the first load of a model takes a moment: say what the wait is
                 Progress(STAGE, 0, round(total), f"{name}: loading {self.model.name}")
             )
-            model = self._loaded()
-            segments_iter, info = model.transcribe(
-                audio.samples,
-                language=language,
-                beam_size=self.beam_size,
-                vad_filter=True,
-                word_timestamps=True,
-                condition_on_previous_text=False,
-            )
+            segments_iter, info = self._decode(audio.samples, language)
             segments: list[Segment] = []
             work_started = time.monotonic()
             progress(Progress(STAGE, 0, round(total), f"{name}: 0:00 of {clock(total)}"))
@@ -189,14 +193,7 @@ class FasterWhisperTranscriber:
         try:
             if cancel.is_set():
                 raise Cancelled()
-            pieces, info = self._loaded().transcribe(
-                samples,
-                language=language,
-                beam_size=self.beam_size,
-                vad_filter=True,
-                word_timestamps=True,
-                condition_on_previous_text=False,
-            )
+            pieces, info = self._decode(samples, language)
             lines: list[Segment] = []
             for piece in pieces:
                 if cancel.is_set():
