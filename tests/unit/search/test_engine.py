@@ -29,6 +29,7 @@ from v2c_desktop.core.library import Library
 from v2c_desktop.core.models.onnx.embedder import OnnxEmbedder
 from v2c_desktop.core.models.types import ModelInfo, Vectors
 from v2c_desktop.core.search.engine import SearchEngine
+from v2c_desktop.core.search.fusion import FusionSettings, fused_score
 from v2c_desktop.core.search.hits import MAX_RANGE_S, SNIPPET_CHARS
 from v2c_desktop.core.search.query import excluded, parse_query, phrase_matches, satisfies
 from v2c_desktop.core.search.request import SearchHit, SearchRequest, SearchResult
@@ -242,6 +243,21 @@ def test_hybrid_weighs_keyword_hits_by_how_much_of_the_query_they_hold(corpus: C
     assert first.video_id == change_blindness[0], [(h.video_id, h.start) for h in result.hits]
     assert first.start < change_blindness[2] and first.end > change_blindness[1]
     assert "keyword" in first.sources
+
+
+def test_a_request_may_ask_for_plain_rrf(corpus: Corpus) -> None:
+    """`plain_fusion` (what ask's passages use): every hit scores exactly the plain RRF of
+    its ranks, where the default weighs the q30 paraphrase's partial keyword hits down."""
+    query = "not noticing that the person you were talking to was swapped mid-conversation"
+    plain = corpus.lib.search(query, limit=10, plain_fusion=True)
+    weighed = corpus.lib.search(query, limit=10)
+    settings = FusionSettings()
+    assert plain.meta["fusion"]["keyword_coverage"] is False
+    assert weighed.meta["fusion"]["keyword_coverage"] is True
+    for hit in plain.hits:
+        assert hit.score == pytest.approx(fused_score(hit.ranks, settings), abs=1e-12)
+    below = [h for h in weighed.hits if h.score < fused_score(h.ranks, settings) - 1e-12]
+    assert below and all("keyword" in h.sources for h in below)
 
 
 def test_keyword_mode_runs_only_bm25(corpus: Corpus) -> None:

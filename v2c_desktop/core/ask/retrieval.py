@@ -88,6 +88,7 @@ async def searched_sources(
             mode="hybrid",
             limit=SEARCH_HITS,
             video_ids=tuple(by_id),
+            plain_fusion=True,  # see SearchRequest.plain_fusion
         )
     )
     chosen: dict[str, list[tuple[float, float]]] = {}

@@ -327,7 +327,7 @@ class SearchEngine:
             if keyword_task is not None and not keyword_task.done():
                 keyword_task.cancel()
         t = time.perf_counter()
-        per_rank = self._rank_weights(sides, coverage)
+        per_rank = None if request.plain_fusion else self._rank_weights(sides, coverage)
         fused = rrf(dict(sides), self.fusion, per_rank)
         timings["fuse"] = _ms(t)
         t = time.perf_counter()
@@ -340,6 +340,8 @@ class SearchEngine:
             hits = hits[: request.limit]
         timings["total"] = _ms(started)
         meta.update(self._meta(sides, vector_state, allowed, state, timings))
+        if request.plain_fusion:
+            meta["fusion"]["keyword_coverage"] = False
         if cutoff is not None:
             meta["cutoff"] = {side: dropped.get(side, 0) for side in sorted(sides)}
         if undated is not None:
