@@ -167,6 +167,16 @@ def test_the_sliced_similarity_product_ranks_like_one_product() -> None:
     assert [cid for cid, _ in index.top(query, limit=20)] == [int(i) for i in expected]
 
 
+def test_chunks_without_vectors_are_those_of_videos_not_embedded_or_dropped() -> None:
+    index = VectorIndex("test-model")
+    matrix = np.eye(4, dtype=np.float32)
+    index.load(np.arange(4, dtype=np.int64), ["a", "a", "b", "b"], matrix)
+    assert index.without_vectors([0, 3, 9]) == {9}
+    index.drop_video("a")
+    assert index.without_vectors([0, 1, 2, 9]) == {0, 1, 9}
+    assert index.without_vectors([]) == set()
+
+
 def test_until_write_recomputes_after_a_write_and_keeps_only_what_it_may(lib: Harness) -> None:
     calls: list[int] = []
 

@@ -327,7 +327,11 @@ class SearchEngine:
             if keyword_task is not None and not keyword_task.done():
                 keyword_task.cancel()
         t = time.perf_counter()
-        per_rank = None if request.plain_fusion else self._rank_weights(sides, coverage)
+        per_rank = (
+            None
+            if request.plain_fusion
+            else self._rank_weights(sides, coverage, vector_state.get("status") == "partial")
+        )
         fused = rrf(dict(sides), self.fusion, per_rank)
         timings["fuse"] = _ms(t)
         t = time.perf_counter()
@@ -349,16 +353,25 @@ class SearchEngine:
         return SearchResult(hits, meta)
 
     def _rank_weights(
-        self, sides: dict[str, list[int]], coverage: dict[int, float]
+        self, sides: dict[str, list[int]], coverage: dict[int, float], partial: bool = False
     ) -> RankWeights | None:
         """Each keyword hit weighted by its coverage, when both sides ran (see `fusion`).
 
         Only hybrid: keyword mode keeps BM25's own order, and without a vector side there
-        is nothing for a weak keyword hit to give way to.
+        is nothing for a weak keyword hit to give way to. The same holds for one chunk:
+        while the vector side is `partial`, a keyword hit whose chunk has no vector keeps
+        full weight, since no vector rank can ever speak for it (weighted, even a video's
+        best passage fell below the vector side's unrelated tail and out of the results).
         """
         if not self.fusion.keyword_coverage or "keyword" not in sides or "vector" not in sides:
             return None
-        return {"keyword": [coverage.get(cid, 1.0) for cid in sides["keyword"]]}
+        keyword = sides["keyword"]
+        unembedded = (
+            self.vectors.without_vectors(keyword) if partial and self.vectors is not None else set()
+        )
+        return {
+            "keyword": [1.0 if cid in unembedded else coverage.get(cid, 1.0) for cid in keyword]
+        }
 
     def _prepare(self, request: SearchRequest) -> tuple[LibraryState, list[str] | None, int | None]:
         """The index state, the videos the filters allow, and how many videos a date filter

@@ -127,6 +127,18 @@ class VectorIndex:
         dims = self._buffer.shape[1] or 1
         self.replace_video(video_id, [], np.zeros((0, dims), np.float32))
 
+    def without_vectors(self, chunk_ids: Sequence[int]) -> set[int]:
+        """Those of `chunk_ids` that have no live vector (their video is not embedded yet
+        or could not be). A sort of every id: the engine asks only while some videos are
+        keyword-only."""
+        with self._lock:
+            ids, codes = self._ids, self._video_codes
+        if not chunk_ids:
+            return set()
+        wanted = np.asarray(chunk_ids, dtype=np.int64)
+        live = ids[codes != DEAD] if self._dead else ids
+        return {int(c) for c in wanted[~np.isin(wanted, live)]}
+
     def top(
         self,
         query: npt.NDArray[np.float32],
