@@ -27,6 +27,11 @@ CONFIGS: list[tuple[str, dict[str, object]]] = [
     ("threads 2, batch 256", {"n_threads": 2, "n_threads_batch": 2, "n_batch": 256}),
     ("threads 2, batch 1024", {"n_threads": 2, "n_threads_batch": 2, "n_batch": 1024}),
     ("threads 2, flash_attn", {"n_threads": 2, "n_threads_batch": 2, "flash_attn": True}),
+    ("threads 1, flash_attn", {"n_threads": 1, "n_threads_batch": 1, "flash_attn": True}),
+    (
+        "threads 1 gen, 2 batch, flash_attn (shipped on 2 cores)",
+        {"n_threads": 1, "n_threads_batch": 2, "flash_attn": True},
+    ),
     (
         "threads 2, flash_attn, kv q8_0",
         {

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import os
 from collections.abc import AsyncIterator, Coroutine
 from contextlib import aclosing, suppress
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import Any, TypeVar
 import jsonschema
 import numpy as np
 import pytest
+from llama_cpp import LLAMA_FLASH_ATTN_TYPE_ENABLED
 
 from v2c_desktop.core.errors import V2CError
 from v2c_desktop.core.models.llamacpp import (
@@ -393,3 +395,34 @@ def test_embeddings_are_mean_pooled_unit_rows(smollm2: Path) -> None:
     assert np.array_equal(vectors[0], vectors[1])
     assert float(vectors[0] @ vectors[2]) < 0.999
     assert empty.shape == (0, 576)
+
+
+@pytest.mark.parametrize(
+    ("cores", "requested", "generation", "prompt"),
+    [(2, None, 1, 2), (1, None, 1, 1), (8, None, 4, 7), (2, 3, 3, 3)],
+)
+def test_prompts_are_read_on_more_cores_than_tokens_are_generated_on(
+    smollm2: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    cores: int,
+    requested: int | None,
+    generation: int,
+    prompt: int,
+) -> None:
+    """Prefill (what the first token waits for) uses every core up to 2 and one less above;
+    generation half of them, since its busy-waiting threads collapsed under contention; a
+    user's thread setting applies to both. The loaded context really has them, with flash
+    attention on."""
+    monkeypatch.setattr(os, "cpu_count", lambda: cores)
+    model = LlamaCppChatModel(smollm2, capable=False, n_threads=requested)
+    try:
+        llm = model._load()
+        try:
+            params = llm.context_params
+            assert (params.n_threads, params.n_threads_batch) == (generation, prompt)
+            assert params.flash_attn_type == LLAMA_FLASH_ATTN_TYPE_ENABLED
+            assert "fa=1" in model._cache_identity()
+        finally:
+            llm.close()
+    finally:
+        run(model.aclose())

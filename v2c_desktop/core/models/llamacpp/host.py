@@ -76,16 +76,32 @@ class Closable(Protocol):
 
 
 def thread_count(requested: int | None) -> int:
-    """Threads for both generation and prompt/batch decoding (half the cores by default).
+    """Threads for generation (half the cores by default), and for all of a user's choice.
 
-    llama-cpp-python's own default gives batch decoding *every* core; ggml threads
-    busy-wait, so with anything else running (the UI, an import, the embedder) prompt
-    processing collapsed here from ~120 to ~10 tokens/s on 2 cores. Half the cores for
-    both keeps it steady and leaves room for the rest of the app.
+    llama-cpp-python's own default gives decoding *every* core; ggml threads busy-wait, so
+    with anything else running (the UI, an import, the embedder) token generation
+    collapsed here from ~45 to ~14 tokens/s on 2 cores, where one thread kept ~40. Half
+    the cores keeps it steady and leaves room for the rest of the app.
     """
     if requested is not None and requested > 0:
         return requested
     return max(1, (os.cpu_count() or 2) // 2)
+
+
+def batch_thread_count(requested: int | None) -> int:
+    """Threads for prompt (batch) decoding: every core up to 2, one less above.
+
+    Prefill is what the user waits for before the first token, and it is one large
+    matrix product per layer that shares out well: on 2 idle cores two threads prefilled
+    the test model at ~245 tokens/s where one did ~130 (bench/llamacpp_tuning.py). Under
+    contention it does not collapse as generation does (one core busy: ~85-120 against
+    ~115-130 for one thread). Above 2 cores one is left for the UI. A user's thread
+    setting applies to both.
+    """
+    if requested is not None and requested > 0:
+        return requested
+    cores = os.cpu_count() or 2
+    return cores if cores <= 2 else cores - 1
 
 
 def check_gguf(path: Path, model_id: str) -> None:
