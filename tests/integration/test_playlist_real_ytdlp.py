@@ -74,12 +74,6 @@ def test_add_a_playlist_imports_every_video_into_the_collection_with_the_real_yt
     assert {i["video_id"] for i in again["items"]} == set(videos)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a playlist entry's source keeps yt-dlp's internal `#__youtubedl_smuggle=...` "
-    "fragment (the generic extractor's url_transparent entries carry it); "
-    "core/importers/web/expand._entry_url should unsmuggle it (yt_dlp.utils.unsmuggle_url)",
-)
 def test_a_playlist_entry_is_stored_under_its_own_address(
     feed_site: Site,
     tmp_path: Path,

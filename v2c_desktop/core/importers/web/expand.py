@@ -47,14 +47,24 @@ def _entry_is_list(entry: dict[str, Any]) -> bool:
 
 
 def _entry_url(entry: dict[str, Any]) -> str | None:
+    """The entry's own address. yt-dlp's generic extractor hands feed entries over with
+    its private `#__youtubedl_smuggle=...` fragment (hints for its next extractor): that is
+    not the video's address, and stored as the source it would be shown, exported and
+    compared with what the user pastes later, so it is cut off."""
     for key in ("url", "webpage_url", "original_url"):
         value = str(entry.get(key) or "")
         if "://" in value:
-            return value
+            return _unsmuggled(value)
     native = str(entry.get("id") or entry.get("url") or "")
     if str(entry.get("ie_key") or "").lower() == "youtube" and native:
         return f"https://www.youtube.com/watch?v={native}"
     return None
+
+
+def _unsmuggled(url: str) -> str:
+    """`url` without yt-dlp's smuggled fragment (the rest of the URL as it was)."""
+    marker = "#__youtubedl_smuggle="
+    return url.split(marker, 1)[0] if marker in url else url
 
 
 async def _collect(
