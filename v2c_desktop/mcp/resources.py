@@ -16,7 +16,6 @@ same JSON error body the tools use.
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote
 
 from mcp.shared.exceptions import MCPError
 from mcp.types import INTERNAL_ERROR, INVALID_PARAMS, Resource
@@ -29,6 +28,7 @@ from v2c_desktop.core.timecode import clock
 from .deps import Deps
 from .results import dumps, error_body
 from .tools.collections import collection_view
+from .uris import collection_uri, video_uri
 from .views import video_metadata
 
 if TYPE_CHECKING:
@@ -38,14 +38,6 @@ LISTED_VIDEOS = 500
 #: How many of a collection's newest items `v2c://collection/{id}/latest` holds.
 LATEST_ITEMS = 10
 RESOURCE_NOT_FOUND = -32002  # the MCP spec's code for a resource that does not exist
-
-
-def video_uri(video_id: str, part: str = "") -> str:
-    return f"v2c://video/{quote(video_id, safe='')}{part}"
-
-
-def collection_uri(collection_id: str, part: str = "") -> str:
-    return f"v2c://collection/{quote(collection_id, safe='')}{part}"
 
 
 def latest_view(collection: Collection, items: list[CollectionItem]) -> dict[str, Any]:

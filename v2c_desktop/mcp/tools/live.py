@@ -35,9 +35,9 @@ from v2c_desktop.core.errors import V2CError
 from v2c_desktop.core.timecode import clock
 
 from ..deps import Deps
-from ..resources import video_uri
 from ..results import structured_result, writes
 from ..tooling import add_tool
+from ..uris import video_uri
 
 WATCH_LIVE = """\
 Watch a live stream and transcribe it as it plays: the site's own live captions when it
