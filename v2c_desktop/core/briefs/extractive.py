@@ -160,6 +160,14 @@ def _hit_key(hit: SearchHit) -> HitKey:
     return (hit.video_id, hit.start, hit.end, hit.text)
 
 
+def _quote_of(
+    hit: SearchHit, source: BriefSource, query: frozenset[str]
+) -> tuple[str, float | None]:
+    """A hit's best sentences and when they are said (None: too short to quote)."""
+    quote = best_sentences(hit.text, query)
+    return quote, _moment(source, quote, hit.start, hit.end)
+
+
 def _quote_video(
     hits: Sequence[SearchHit], source: BriefSource, query: frozenset[str], per_video: int
 ) -> Quoted:
@@ -171,9 +179,7 @@ def _quote_video(
         key = _hit_key(hit)
         if key in out:
             continue
-        quote = best_sentences(hit.text, query)
-        moment = _moment(source, quote, hit.start, hit.end)
-        out[key] = (quote, moment)
+        quote, moment = out[key] = _quote_of(hit, source, query)
         if moment is not None:
             distinct.add(quote)
             if len(distinct) >= per_video:
@@ -200,10 +206,7 @@ def _candidates(
         if source is None or count[hit.video_id] >= per_video:
             continue
         known = quoted.get(_hit_key(hit)) if quoted is not None else None
-        if known is None:
-            quote = best_sentences(hit.text, query)
-            known = (quote, _moment(source, quote, hit.start, hit.end))
-        quote, moment = known
+        quote, moment = known if known is not None else _quote_of(hit, source, query)
         if moment is None or quote in seen:
             continue  # too short to quote (a passage of "Yes."), not a claim left out
         seen.add(quote)
