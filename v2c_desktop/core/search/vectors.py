@@ -132,11 +132,11 @@ class VectorIndex:
         or could not be). A sort of every id: the engine asks only while some videos are
         keyword-only."""
         with self._lock:
-            ids, codes = self._ids, self._video_codes
+            ids, codes, dead = self._ids, self._video_codes, self._dead
         if not chunk_ids:
             return set()
         wanted = np.asarray(chunk_ids, dtype=np.int64)
-        live = ids[codes != DEAD] if self._dead else ids
+        live = ids[codes != DEAD] if dead else ids
         return {int(c) for c in wanted[~np.isin(wanted, live)]}
 
     def top(
