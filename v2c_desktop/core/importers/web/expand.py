@@ -62,9 +62,11 @@ def _entry_url(entry: dict[str, Any]) -> str | None:
 
 
 def _unsmuggled(url: str) -> str:
-    """`url` without yt-dlp's smuggled fragment (the rest of the URL as it was)."""
-    marker = "#__youtubedl_smuggle="
-    return url.split(marker, 1)[0] if marker in url else url
+    """`url` without yt-dlp's smuggled fragment (yt-dlp's own reading of it; loaded here,
+    not at import, as every yt-dlp use in core is)."""
+    from yt_dlp.utils import unsmuggle_url
+
+    return str(unsmuggle_url(url)[0])
 
 
 async def _collect(
