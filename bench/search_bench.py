@@ -317,10 +317,8 @@ def _print_memory(engine: SearchEngine, chunks: int) -> None:
     if keywords is not None:
         parts["BM25 postings"] = keywords.memory_bytes()
     if engine.vectors is not None:
-        rows = len(engine.vectors)
-        buffer = engine.vectors._buffer  # a benchmark may look inside
-        parts[f"vectors ({buffer.dtype}, capacity {len(buffer)} rows)"] = (
-            rows * buffer.shape[1] * buffer.itemsize if buffer.ndim == 2 else 0
+        parts[f"vectors (int8 codes + a float32 scale per row, {len(engine.vectors)} rows)"] = (
+            engine.vectors.memory_bytes()
         )
     scale = 1_000_000 / max(chunks, 1)
     shown = ", ".join(

@@ -20,7 +20,7 @@ import pytest
 from v2c_desktop.core.domain.videos import Chapter, Segment, Transcript, Video, VideoRecord
 from v2c_desktop.core.search.engine import SearchEngine
 from v2c_desktop.core.search.request import SearchRequest, SearchResult
-from v2c_desktop.core.search.vectors import PARALLEL_ROWS, VectorIndex
+from v2c_desktop.core.search.vectors import PARALLEL_ROWS, VectorIndex, _quantised
 from v2c_desktop.core.store import LibraryStore, open_library
 from v2c_desktop.core.store.bm25 import bm25_top, corpus_stats
 from v2c_desktop.core.store.migrations import MIGRATIONS, migrate
@@ -162,9 +162,27 @@ def test_the_sliced_similarity_product_ranks_like_one_product() -> None:
     index = VectorIndex("test-model")
     index.load(np.arange(rows, dtype=np.int64), ["v"] * rows, matrix)
     query = rng.standard_normal(16).astype(np.float32)
-    unit = matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
-    expected = np.argsort(-(unit @ (query / np.linalg.norm(query))), kind="stable")[:20]
+    codes, scales = _quantised(matrix / np.linalg.norm(matrix, axis=1, keepdims=True))
+    held = codes.astype(np.float32) * scales[:, None]  # what the index holds, in float32
+    expected = np.argsort(-(held @ (query / np.linalg.norm(query))), kind="stable")[:20]
     assert [cid for cid, _ in index.top(query, limit=20)] == [int(i) for i in expected]
+
+
+def test_vectors_are_held_as_int8_a_quarter_of_float32_with_cosines_kept() -> None:
+    """The index keeps int8 codes and a scale per row; a cosine moves by at most half a
+    code step per component (about 0.002 for 384 dimensions), and the top of a ranking is
+    the float32 one wherever the float32 scores are further apart than that."""
+    rng = np.random.default_rng(11)
+    matrix = rng.standard_normal((5000, 384)).astype(np.float32)
+    unit = matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
+    index = VectorIndex("test-model")
+    index.load(np.arange(5000, dtype=np.int64), ["v"] * 5000, matrix)
+    assert index.memory_bytes() == 5000 * (384 + 4)  # float32 would take 5000 * 1536
+    query = unit[42] + 0.05 * rng.standard_normal(384).astype(np.float32)
+    exact = unit @ (query / np.linalg.norm(query))
+    held = dict(index.top(query, limit=5000))
+    assert max(abs(held[i] - float(exact[i])) for i in range(5000)) < 0.003
+    assert index.top(query, limit=1)[0][0] == int(np.argmax(exact)) == 42
 
 
 def test_chunks_without_vectors_are_those_of_videos_not_embedded_or_dropped() -> None:

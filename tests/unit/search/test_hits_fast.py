@@ -39,7 +39,7 @@ from v2c_desktop.core.search.text_tokens import (
     match_spans,
     query_terms,
 )
-from v2c_desktop.core.search.vectors import PARALLEL_ROWS, _similarities
+from v2c_desktop.core.search.vectors import PARALLEL_ROWS, _quantised, _similarities
 from v2c_desktop.core.store.search_reads import ChunkRow
 
 QUERIES = Path(__file__).resolve().parents[2] / "eval" / "queries.json"
@@ -305,7 +305,8 @@ def test_the_sliced_product_is_bitwise_the_single_product() -> None:
     """Cutting the product across threads must not change a score's bits: vector hits are
     compared across runs and engines, so a ranking may not depend on the core count."""
     rng = np.random.default_rng(18)
-    matrix = rng.standard_normal((PARALLEL_ROWS * 2 + 77, 384)).astype(np.float32)
+    unit = rng.standard_normal((PARALLEL_ROWS * 2 + 77, 384)).astype(np.float32)
+    codes, scales = _quantised(unit / np.linalg.norm(unit, axis=1, keepdims=True))
     query = rng.standard_normal(384).astype(np.float32)
-    single = np.einsum("ij,j->i", matrix, query)
-    assert np.array_equal(_similarities(matrix, query), single)
+    single = np.einsum("ij,j->i", codes.astype(np.float32), query) * scales
+    assert np.array_equal(_similarities(codes, scales, query), single)
