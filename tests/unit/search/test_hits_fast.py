@@ -13,6 +13,7 @@ import asyncio
 import json
 from collections.abc import Collection, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -21,8 +22,10 @@ from tests.conftest import corpus_path
 from tests.unit.search.test_engine_caches import Harness, record
 from v2c_desktop.core.captions import parse_captions
 from v2c_desktop.core.search import hits
+from v2c_desktop.core.search.chunk_memory import ChunkMemory
 from v2c_desktop.core.search.chunker import chunk_transcript
 from v2c_desktop.core.search.engine import SearchEngine
+from v2c_desktop.core.search.hit_rows import ChunkRows
 from v2c_desktop.core.search.hits import join_chunk_texts, segment_text, snippet
 from v2c_desktop.core.search.query import parse_query
 from v2c_desktop.core.search.request import SearchRequest, SearchResult
@@ -40,7 +43,6 @@ from v2c_desktop.core.search.text_tokens import (
     query_terms,
 )
 from v2c_desktop.core.search.vectors import PARALLEL_ROWS, _quantised, _similarities
-from v2c_desktop.core.store.search_reads import ChunkRow
 
 QUERIES = Path(__file__).resolve().parents[2] / "eval" / "queries.json"
 
@@ -266,7 +268,10 @@ class SearchEngineWithoutRowCache:
     def __init__(self, lib: Harness) -> None:
         self.runner = asyncio.Runner()
         self.engine = SearchEngine(lib.store, None)
-        self.engine._hit_rows.get = self.engine.reads.chunk_rows  # type: ignore[method-assign]
+        # no memory filled and nothing kept: every row and text comes from the table
+        self.engine._hit_rows = ChunkRows(
+            lib.store, self.engine.reads, capacity=0, memory=ChunkMemory()
+        )
 
     def search(self, query: str) -> SearchResult:
         return self.runner.run(self.engine.search(SearchRequest(query=query, mode="keyword")))
@@ -276,27 +281,60 @@ class SearchEngineWithoutRowCache:
         self.runner.close()
 
 
-def test_kept_rows_are_read_again_after_a_write(
+def count_table_reads(lib: Harness, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Names of the chunk reads `lib.engine` makes from the table from now on."""
+    calls: list[str] = []
+    reads = lib.engine.reads
+    for name in ("chunk_rows", "chunk_texts"):
+        read = getattr(reads, name)
+
+        def counting(ids: Sequence[int], read: Any = read, name: str = name) -> Any:
+            calls.append(name)
+            return read(ids)
+
+        monkeypatch.setattr(reads, name, counting)
+    return calls
+
+
+def test_hits_come_from_the_chunk_memory_which_follows_what_the_engine_indexes(
     lib: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     lib.save(record("aaaaaaaaaaa", "Memory", LINES))
-    calls: list[int] = []
-    read = lib.engine.reads.chunk_rows
-
-    def counting(ids: Sequence[int]) -> dict[int, ChunkRow]:
-        calls.append(len(ids))
-        return read(ids)
-
-    monkeypatch.setattr(lib.engine.reads, "chunk_rows", counting)
+    lib.runner.run(lib.engine.chunk_rows_held())
+    calls = count_table_reads(lib, monkeypatch)
     before = lib.search("hippocampus")
     assert "hippocampus" in before.hits[0].text
-    lib.search("hippocampus")
-    assert len(calls) == 1  # the second search read no row
+    phrase = lib.search('"short-term memory" -hippocampus').hits  # checked on held texts
+    assert phrase and all("short-term memory" in h.text for h in phrase)
+    assert not any("hippocampus" in h.text for h in phrase)
     edited = [line.replace("hippocampus", "hippocampus region") for line in LINES]
     lib.save(record("aaaaaaaaaaa", "Memory", edited))
     after = lib.search("hippocampus")
-    assert len(calls) == 2
     assert "hippocampus region" in after.hits[0].text
+    assert after.hits[0].start == before.hits[0].start
+    assert calls == []  # no search read a chunk from the table
+    lib.store.delete_video("youtube:aaaaaaaaaaa")
+    assert lib.search("hippocampus").hits == []
+    assert len(lib.engine.chunks) == 0
+
+
+def test_chunks_written_behind_the_engines_back_are_read_from_the_table(
+    lib: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lib.save(record("aaaaaaaaaaa", "Memory", LINES))
+    lib.runner.run(lib.engine.chunk_rows_held())
+    other = SearchEngine(lib.store, None)  # another engine re-indexes the video
+    edited = [line.replace("hippocampus", "hippocampus region") for line in LINES]
+    lib.store.save_video(record("aaaaaaaaaaa", "Memory", edited))
+    lib.runner.run(other.index_video("youtube:aaaaaaaaaaa"))
+    lib.runner.run(other.aclose())
+    calls = count_table_reads(lib, monkeypatch)
+    after = lib.search("hippocampus")
+    assert "hippocampus region" in after.hits[0].text
+    assert "chunk_rows" in calls
+    read = len(calls)
+    lib.search("hippocampus")
+    assert len(calls) == read  # rows read from the table are kept until the next write
     lib.store.delete_video("youtube:aaaaaaaaaaa")
     assert lib.search("hippocampus").hits == []
 

@@ -25,6 +25,8 @@ Where the time of a search goes, and what keeps it short:
 from __future__ import annotations
 
 import asyncio
+import logging
+import threading
 import time
 from collections.abc import Callable, Sequence
 from functools import cache, partial
@@ -42,6 +44,7 @@ from ..progress import Progress, ProgressCallback, ignore_progress
 from ..store import LibraryStore
 from ..store.search_reads import LibraryState, SearchReads, VideoFilter
 from ..store.until_write import UntilWrite
+from .chunk_memory import ChunkMemory
 from .cutoff import Cutoff, keyword_cut, vector_cut
 from .fusion import Fused, FusionSettings, RankWeights, fused_score, rrf
 from .hit_rows import ChunkRows
@@ -62,6 +65,7 @@ from .text_tokens import (
 from .vectors import VectorIndex
 from .video_cards import VideoCards
 
+log = logging.getLogger(__name__)
 Vector = npt.NDArray[np.float32]
 SIDE_LIMIT = 50
 CANDIDATES = 200
@@ -90,7 +94,10 @@ class SearchEngine:
         self.vectors = VectorIndex(embedder.info.id) if embedder is not None else None
         self.reads = SearchReads(store)
         self.keywords = KeywordMemory()
-        self.indexer = SearchIndexer(store, embedder, self.vectors, self.reads, self.keywords)
+        self.chunks = ChunkMemory()
+        self.indexer = SearchIndexer(
+            store, embedder, self.vectors, self.reads, self.keywords, self.chunks
+        )
         self._loaded = False
         self._load_lock = asyncio.Lock()
         self._query_vectors: LRU[str, Vector] = LRU(QUERY_CACHE)
@@ -98,7 +105,8 @@ class SearchEngine:
         self._clean_state: UntilWrite[LibraryState | None] = UntilWrite(store)
         self._chunk_fingerprint: UntilWrite[tuple[int, int]] = UntilWrite(store)
         self._cards = VideoCards(store, self.reads)
-        self._hit_rows = ChunkRows(store, self.reads)
+        self._hit_rows = ChunkRows(store, self.reads, memory=self.chunks)
+        self._chunk_fill: threading.Thread | None = None
 
     # -- index --------------------------------------------------------------------------------
     async def _ensure_loaded(self) -> None:
@@ -114,6 +122,25 @@ class SearchEngine:
                 self.vectors.load(ids, videos, matrix)
             await asyncio.to_thread(self._load_keywords)
             self._loaded = True
+            self._chunk_fill = threading.Thread(
+                target=self._fill_chunks, name="v2c-chunk-rows", daemon=True
+            )
+            self._chunk_fill.start()
+
+    def _fill_chunks(self) -> None:
+        """Hold every chunk's row in memory (`ChunkMemory`), off the event loop and off the
+        first search's path: until a video is held, its rows are read from the table."""
+        try:
+            self.chunks.fill(self.reads.each_video_chunks)
+        except Exception:  # the library closed under it, or a read failed: the table serves
+            log.debug("chunk rows not held in memory", exc_info=True)
+
+    async def chunk_rows_held(self) -> None:
+        """Wait until the first fill of the chunk memory has ended (tests and benchmarks:
+        a search never waits for it)."""
+        await self._ensure_loaded()
+        if self._chunk_fill is not None:
+            await asyncio.to_thread(self._chunk_fill.join)
 
     def _load_keywords(self) -> None:
         """Build the in-memory postings from the tables (under the memory's lock, so no
@@ -145,6 +172,7 @@ class SearchEngine:
             stored = self.reads.chunk_fingerprints()
             held = self.keywords.video_fingerprints()
             differ = sorted(v for v in stored.keys() | held.keys() if stored.get(v) != held.get(v))
+            self.chunks.forget(differ)
             changed = sum(stored[v][0] for v in differ if v in stored)
             if changed * 4 > max(1, sum(n for n, _ in stored.values())):
                 self._load_keywords()
@@ -550,7 +578,7 @@ class SearchEngine:
             start += len(part)
             batch *= 2
             unread = [cid for cid in part if cid not in verdicts]
-            texts = self.reads.chunk_texts(unread) if unread else {}
+            texts = self._hit_rows.texts(unread) if unread else {}
             for cid in part:
                 verdict = verdicts.get(cid)
                 if verdict is None:
@@ -570,9 +598,10 @@ class SearchEngine:
         limit: int,
         per_rank: RankWeights | None = None,
     ) -> list[SearchHit]:
-        """Merged, titled, linked hits: one query for the chunks not kept since the last
-        write (`ChunkRows`); titles, links and chapter names from the video cards (read
-        once per video until the library changes).
+        """Merged, titled, linked hits: the places of the fused chunks, then the texts of
+        only those in the page's ranges, from memory or the table (`ChunkRows`); titles,
+        links and chapter names from the video cards (read once per video until the
+        library changes).
 
         A range's text is rebuilt from its chunks' texts (each is its segments joined), with
         the overlap of neighbouring chunks said once; only when that cannot be done for
@@ -580,7 +609,7 @@ class SearchEngine:
         """
         if not fused:
             return []
-        info = self._hit_rows.get([f.chunk_id for f in fused])
+        info = self._hit_rows.get([f.chunk_id for f in fused], texts=False)
         chunk_hits = [
             ChunkHit(
                 f.chunk_id,
@@ -598,9 +627,13 @@ class SearchEngine:
         ]
         rescore = partial(fused_score, settings=self.fusion, per_rank=per_rank)
         merged = merge_ranges(chunk_hits, rescore=rescore)[:limit]
+        chunk_text = self._hit_rows.texts([c for m in merged for c in m.chunk_ids])
         texts: list[str | None] = [
             join_chunk_texts(
-                sorted((info[c].first_seg, info[c].last_seg, info[c].text) for c in m.chunk_ids)
+                sorted(
+                    (info[c].first_seg, info[c].last_seg, chunk_text.get(c, ""))
+                    for c in m.chunk_ids
+                )
             )
             for m in merged
         ]
@@ -667,6 +700,9 @@ class SearchEngine:
         return meta
 
     async def aclose(self) -> None:
+        self.chunks.stop()
+        if self._chunk_fill is not None:
+            await asyncio.to_thread(self._chunk_fill.join)
         self.reads.close()
 
 

@@ -26,7 +26,9 @@ import numpy.typing as npt
 from ..models.types import EmbeddingModel
 from ..store import LibraryStore
 from ..store.search_index import ChunkRow
+from ..store.search_reads import ChunkRow as HitRow
 from ..store.search_reads import SearchReads
+from .chunk_memory import ChunkMemory
 from .chunker import chunk_transcript
 from .keyword_memory import KeywordMemory
 from .text_tokens import tokenize
@@ -84,6 +86,14 @@ def build_chunk_rows(store: LibraryStore, video_id: str) -> tuple[str, list[Chun
     return transcript_hash, rows
 
 
+def hit_rows(video_id: str, ids: Sequence[int], rows: Sequence[ChunkRow]) -> list[HitRow]:
+    """Chunks as written (`ids` in chunk order), as hits read them back from the table."""
+    return [
+        HitRow(cid, video_id, r.start, r.end, r.first_seg, r.last_seg, r.chapter, r.text)
+        for cid, r in zip(ids, rows, strict=True)
+    ]
+
+
 class SearchIndexer:
     """Builds and refreshes the keyword and vector index of single videos."""
 
@@ -94,6 +104,7 @@ class SearchIndexer:
         vectors: VectorIndex | None,
         reads: SearchReads | None = None,
         keywords: KeywordMemory | None = None,
+        chunks: ChunkMemory | None = None,
     ) -> None:
         """`reads` are the engine's (its per-thread cursors); without them the indexer
         keeps its own. Writes go through the store's one worker, in order with the rest."""
@@ -102,6 +113,7 @@ class SearchIndexer:
         self.vectors = vectors
         self.reads = reads or SearchReads(store)
         self.keywords = keywords
+        self.chunks = chunks
         self._write_lock = asyncio.Lock()
         self._keyword_locks: dict[str, asyncio.Lock] = {}
 
@@ -133,21 +145,27 @@ class SearchIndexer:
         self, video_id: str, transcript_hash: str, rows: Sequence[ChunkRow]
     ) -> list[int]:
         """Write a video's chunks and postings, then (on the same thread, right after the
-        commit) the in-memory postings: a search sees them apart only for that instant."""
+        commit) the in-memory postings and chunk rows: a search sees them apart only for
+        that instant."""
         if self.keywords is None:
-            return self.store.write_keyword_index(video_id, transcript_hash, list(rows))
-        with self.keywords.writing():
             ids = self.store.write_keyword_index(video_id, transcript_hash, list(rows))
-            self.keywords.replace_video(video_id, ids, [r.terms for r in rows])
+        else:
+            with self.keywords.writing():
+                ids = self.store.write_keyword_index(video_id, transcript_hash, list(rows))
+                self.keywords.replace_video(video_id, ids, [r.terms for r in rows])
+        if self.chunks is not None:
+            self.chunks.replace_video(video_id, hit_rows(video_id, ids, rows))
         return ids
 
     def _drop_keywords(self, video_id: str) -> None:
         if self.keywords is None:
             self.store.drop_video_index(video_id)
-            return
-        with self.keywords.writing():
-            self.store.drop_video_index(video_id)
-            self.keywords.drop_video(video_id)
+        else:
+            with self.keywords.writing():
+                self.store.drop_video_index(video_id)
+                self.keywords.drop_video(video_id)
+        if self.chunks is not None:
+            self.chunks.drop_video(video_id)
 
     async def drop(self, video_id: str) -> None:
         """Forget a video's chunks, postings, vectors and manifest (it left the library)."""

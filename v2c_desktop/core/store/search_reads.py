@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -295,6 +295,44 @@ class SearchReads:
             )
             for r in rows
         }
+
+    def each_video_chunks(
+        self, keep_going: Callable[[], bool], batch: int = 4096
+    ) -> Iterator[tuple[str, list[ChunkRow]]]:
+        """Every video's chunk rows, a video at a time in id order, streamed from one query
+        (what the in-memory chunk rows are filled from); stops early once `keep_going`
+        says no, checked every `batch` rows."""
+        cursor = self.cursor()
+        cursor.execute(
+            'SELECT id, video_id, start, "end", first_seg, last_seg, chapter, text'
+            " FROM chunks ORDER BY video_id, id"
+        )
+        video: str | None = None
+        rows: list[ChunkRow] = []
+        while keep_going():
+            part = cursor.fetchmany(batch)
+            if not part:
+                break
+            for r in part:
+                row = ChunkRow(
+                    int(r[0]),
+                    str(r[1]),
+                    float(r[2]),
+                    float(r[3]),
+                    int(r[4]),
+                    int(r[5]),
+                    None if r[6] is None else int(r[6]),
+                    str(r[7]),
+                )
+                if row.video_id != video:
+                    if video is not None:
+                        yield video, rows
+                    video, rows = row.video_id, []
+                rows.append(row)
+        else:
+            return  # stopped: the last video may be incomplete, so it is not given
+        if video is not None:
+            yield video, rows
 
     def segment_texts(self, ranges: Sequence[tuple[str, int, int]]) -> list[list[str]]:
         """The segment texts of each (video, first, last) range, in one query (a branch per
