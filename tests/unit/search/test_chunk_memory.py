@@ -9,6 +9,7 @@ indexes, so what a fill read must never overwrite what the engine told the memor
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -138,3 +139,31 @@ def test_forgotten_videos_are_not_held_and_a_dropped_video_leaves(lib: Harness) 
     lib.store.delete_video("youtube:bbbbbbbbbbb")
     lib.search("memory")  # the engine notices the deletion and drops the video's index
     assert len(memory) == 0
+
+
+def test_rows_stay_found_through_many_replacements_and_drops() -> None:
+    """Videos re-indexed in any order get new, higher ids; the lookup must find every held
+    row and none of a replaced or dropped version."""
+    rng = random.Random(5)
+    memory = ChunkMemory()
+    next_id = 1
+    held: dict[str, list[ChunkRow]] = {}
+    for _ in range(300):
+        video = f"file:v{rng.randrange(25)}"
+        if rng.random() < 0.2:
+            memory.drop_video(video)
+            held.pop(video, None)
+            continue
+        n = rng.randrange(1, 3 * BLOCK)
+        rows = [
+            ChunkRow(
+                next_id + i, video, i * 30.0, i * 30.0 + 35.0, i, i + 1, None, f"{video} {i} é"
+            )
+            for i in range(n)
+        ]
+        next_id += n
+        memory.replace_video(video, rows)
+        held[video] = rows
+    expected = {row.id: row for rows in held.values() for row in rows}
+    assert memory.rows(range(next_id)) == expected
+    assert len(memory) == len(expected)

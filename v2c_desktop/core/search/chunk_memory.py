@@ -41,6 +41,7 @@ __all__ = ["ChunkMemory"]
 BLOCK = 16  # chunks per compressed text block
 LEVEL = 1  # zlib's fastest level: 3x here, and the fill stays under a second per 100k chunks
 NO_CHAPTER = -1
+FILL_BATCH = 256  # videos a fill hands over at once (each hand-over re-sorts the lookup)
 
 T = TypeVar("T")
 EachVideo = Callable[[Callable[[], bool]], Iterator[tuple[str, list[ChunkRow]]]]
@@ -118,6 +119,22 @@ class _Lookup:
     lowest: npt.NDArray[np.int64]
     videos: tuple[_Video, ...]
 
+    def changed(self, old: _Video | None, new: _Video | None) -> _Lookup:
+        """This lookup with `old` taken out and `new` put in (O(videos) copies, no sort:
+        one video's write must not cost a sort of the whole library)."""
+        lowest, videos = self.lowest, list(self.videos)
+        if old is not None:
+            k = int(np.searchsorted(lowest, old.ids[0]))
+            while k < len(videos) and videos[k] is not old:
+                k += 1
+            if k < len(videos):
+                lowest, _ = np.delete(lowest, k), videos.pop(k)
+        if new is not None:
+            k = int(np.searchsorted(lowest, new.ids[0]))
+            lowest = np.insert(lowest, k, new.ids[0])
+            videos.insert(k, new)
+        return _Lookup(lowest, tuple(videos))
+
     def video_of(self, chunk_id: int) -> tuple[_Video, int] | None:
         k = int(np.searchsorted(self.lowest, chunk_id, side="right")) - 1
         if k < 0:
@@ -145,11 +162,10 @@ class ChunkMemory:
         with self._lock:
             if self._filling:
                 self._told.add(video_id)
-            if video is None:
-                self._videos.pop(video_id, None)
-            else:
+            old = self._videos.pop(video_id, None)
+            if video is not None:
                 self._videos[video_id] = video
-            self._relink()
+            self._lookup = self._lookup.changed(old, video)
 
     def drop_video(self, video_id: str) -> None:
         self.replace_video(video_id, [])
@@ -175,7 +191,7 @@ class ChunkMemory:
         try:
             for video_id, rows in each_video(lambda: not self._stop.is_set()):
                 pending[video_id] = _Video.of(video_id, rows)
-                if len(pending) >= 64:
+                if len(pending) >= FILL_BATCH:
                     added += self._take(pending)
             added += self._take(pending)
         finally:
@@ -196,6 +212,7 @@ class ChunkMemory:
         self._stop.set()
 
     def _relink(self) -> None:
+        """Rebuild the lookup from every held video (after many changes at once)."""
         videos = sorted(self._videos.values(), key=lambda v: int(v.ids[0]))
         self._lookup = _Lookup(
             np.fromiter((int(v.ids[0]) for v in videos), np.int64), tuple(videos)
