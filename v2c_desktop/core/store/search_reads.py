@@ -59,10 +59,22 @@ SELECT count(*), coalesce(sum(hash(video_id, transcript_hash)), 0),
 FROM index_manifest
 """
 
-_HIT_ROWS_SQL = """
-SELECT id, video_id, start, "end", first_seg, last_seg, chapter, text
-FROM chunks WHERE id IN (SELECT unnest(?::BIGINT[]))
-"""
+_CHUNK_COLUMNS = 'SELECT id, video_id, start, "end", first_seg, last_seg, chapter, text'
+_HIT_ROWS_SQL = f"{_CHUNK_COLUMNS} FROM chunks WHERE id IN (SELECT unnest(?::BIGINT[]))"
+
+
+def _chunk_row(r: Sequence[Any]) -> ChunkRow:
+    """A row of `_CHUNK_COLUMNS` as a `ChunkRow`."""
+    return ChunkRow(
+        int(r[0]),
+        str(r[1]),
+        float(r[2]),
+        float(r[3]),
+        int(r[4]),
+        int(r[5]),
+        None if r[6] is None else int(r[6]),
+        str(r[7]),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,19 +294,7 @@ class SearchReads:
     def chunk_rows(self, chunk_ids: Sequence[int]) -> dict[int, ChunkRow]:
         """The chunks that still exist, by id."""
         rows = self._rows(_HIT_ROWS_SQL, [list(chunk_ids)])
-        return {
-            int(r[0]): ChunkRow(
-                int(r[0]),
-                str(r[1]),
-                float(r[2]),
-                float(r[3]),
-                int(r[4]),
-                int(r[5]),
-                None if r[6] is None else int(r[6]),
-                str(r[7]),
-            )
-            for r in rows
-        }
+        return {int(r[0]): _chunk_row(r) for r in rows}
 
     def each_video_chunks(
         self, keep_going: Callable[[], bool], batch: int = 4096
@@ -303,10 +303,7 @@ class SearchReads:
         (what the in-memory chunk rows are filled from); stops early once `keep_going`
         says no, checked every `batch` rows."""
         cursor = self.cursor()
-        cursor.execute(
-            'SELECT id, video_id, start, "end", first_seg, last_seg, chapter, text'
-            " FROM chunks ORDER BY video_id, id"
-        )
+        cursor.execute(f"{_CHUNK_COLUMNS} FROM chunks ORDER BY video_id, id")
         video: str | None = None
         rows: list[ChunkRow] = []
         while keep_going():
@@ -314,16 +311,7 @@ class SearchReads:
             if not part:
                 break
             for r in part:
-                row = ChunkRow(
-                    int(r[0]),
-                    str(r[1]),
-                    float(r[2]),
-                    float(r[3]),
-                    int(r[4]),
-                    int(r[5]),
-                    None if r[6] is None else int(r[6]),
-                    str(r[7]),
-                )
+                row = _chunk_row(r)
                 if row.video_id != video:
                     if video is not None:
                         yield video, rows
