@@ -27,7 +27,7 @@ from v2c_desktop.core.search.chunker import chunk_transcript
 from v2c_desktop.core.search.engine import SearchEngine
 from v2c_desktop.core.search.hit_rows import ChunkRows
 from v2c_desktop.core.search.hits import join_chunk_texts, segment_text, snippet
-from v2c_desktop.core.search.query import parse_query
+from v2c_desktop.core.search.query import ParsedQuery, parse_query, satisfies
 from v2c_desktop.core.search.request import SearchRequest, SearchResult
 from v2c_desktop.core.search.text_tokens import (
     _ASCII_WORD,
@@ -39,7 +39,9 @@ from v2c_desktop.core.search.text_tokens import (
     _may_match,
     _raw_words,
     _term_heads,
+    holds_phrase_term,
     match_spans,
+    phrase_tokens,
     query_terms,
 )
 from v2c_desktop.core.search.vectors import PARALLEL_ROWS, _quantised, _similarities
@@ -260,6 +262,37 @@ def test_hits_match_the_old_snippets_and_the_table_rows(lib: Harness) -> None:
         fresh = SearchEngineWithoutRowCache(lib)
         assert [h.to_dict() for h in fresh.search(query).hits] == [h.to_dict() for h in first.hits]
         fresh.close()
+
+
+def old_satisfies(parsed: ParsedQuery, text: str) -> bool:
+    """`query.satisfies` before exclusions had a fast path: every word tokenized."""
+    padded = f" {' '.join(phrase_tokens(text))} "
+    if not all(f" {' '.join(phrase_tokens(p))} " in padded for p in parsed.phrases):
+        return False
+    if any(f" {term} " in padded for term in parsed.excluded_terms):
+        return False
+    return not any(f" {' '.join(phrase_tokens(p))} " in padded for p in parsed.excluded_phrases)
+
+
+def test_exclusions_answer_as_the_word_by_word_check_on_the_corpus(
+    chunks: list[list[tuple[int, int, str]]],
+) -> None:
+    """Excluding words is decided from a text's distinct spellings where that can be done
+    for sure; on every corpus chunk (creator, auto-caption and Whisper text, sound tags,
+    non-ASCII), each excluding a word it holds and one it may not, the verdict is the
+    word-by-word one."""
+    rng = np.random.default_rng(21)
+    texts = [text for video in chunks for _, _, text in video]
+    words = sorted({w for text in texts[::7] for w in _ASCII_WORD.findall(text)})
+    fast = 0
+    for text in texts:
+        own = _ASCII_WORD.findall(text) or ["none"]
+        picks = [own[int(rng.integers(len(own)))], words[int(rng.integers(len(words)))]]
+        for query in [f"anything -{picks[0]}", f"anything -{picks[1]}", "x -music -laughter"]:
+            parsed = parse_query(query)
+            assert satisfies(parsed, text) == old_satisfies(parsed, text), (query, text[:80])
+        fast += holds_phrase_term(text, ["x"]) is not None
+    assert len(texts) > 3000 and fast > len(texts) // 2  # most texts take the fast path
 
 
 class SearchEngineWithoutRowCache:

@@ -26,7 +26,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..errors import V2CError
-from .text_tokens import phrase_tokens, query_terms
+from .text_tokens import holds_phrase_term, phrase_tokens, query_terms
 
 __all__ = [
     "MAX_QUERY_CHARS",
@@ -175,10 +175,16 @@ def _excluded(parsed: ParsedQuery, padded: str) -> bool:
 def satisfies(parsed: ParsedQuery, text: str) -> bool:
     """True when `text` holds every required phrase and nothing excluded.
 
-    The filter a search applies to each candidate chunk; tokenizes `text` once.
+    The filter a search applies to each candidate chunk; tokenizes `text` once, or, when
+    the query only excludes words, looks up the distinct spellings of an ASCII text
+    (`holds_phrase_term`), which answers the same.
     """
     if not (parsed.phrases or parsed.excluded_terms or parsed.excluded_phrases):
         return True
+    if not (parsed.phrases or parsed.excluded_phrases):  # only words excluded
+        held = holds_phrase_term(text, parsed.excluded_terms)
+        if held is not None:
+            return not held
     padded = _text_key(text)
     if not all(_holds(_phrase_key(p), padded) for p in parsed.phrases):
         return False
