@@ -627,7 +627,10 @@ class SearchEngine:
         ]
         rescore = partial(fused_score, settings=self.fusion, per_rank=per_rank)
         merged = merge_ranges(chunk_hits, rescore=rescore)[:limit]
-        chunk_text = self._hit_rows.texts([c for m in merged for c in m.chunk_ids])
+        # rows read from the table came with their text; the memory's, only with places
+        chunk_text = {c: info[c].text for m in merged for c in m.chunk_ids if info[c].text}
+        untexted = [c for m in merged for c in m.chunk_ids if c not in chunk_text]
+        chunk_text |= self._hit_rows.texts(untexted) if untexted else {}
         texts: list[str | None] = [
             join_chunk_texts(
                 sorted(
