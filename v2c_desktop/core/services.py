@@ -104,8 +104,12 @@ class Services:
 
     async def aclose(self) -> None:
         try:
-            await self.library.aclose()
-            await self.engine.aclose()
+            try:
+                await self.library.aclose()
+            finally:
+                # before the store: the engine's background reads must end first, or the
+                # store's connection refuses to close under them
+                await self.engine.aclose()
             if self.embedder is not None:
                 await self.embedder.aclose()
             await self.registry.aclose()

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import random
+import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -20,6 +22,8 @@ from tests.unit.search.test_engine_caches import Harness, record
 from v2c_desktop.core.captions import parse_captions
 from v2c_desktop.core.domain.videos import Transcript, Video, VideoRecord
 from v2c_desktop.core.search.chunk_memory import BLOCK, ChunkMemory
+from v2c_desktop.core.search.engine import SearchEngine
+from v2c_desktop.core.search.request import SearchRequest
 from v2c_desktop.core.store.search_reads import ChunkRow
 
 
@@ -112,20 +116,25 @@ def test_a_video_the_engine_changes_during_a_fill_keeps_what_the_engine_said(
     assert set(memory.rows(a_ids)) == set(a_ids)
 
 
-def test_a_stopped_fill_ends_without_a_half_read_video(lib: Harness) -> None:
+def test_a_stopped_fill_ends_between_whole_videos(lib: Harness) -> None:
     lib.save(record("aaaaaaaaaaa", "One", ["line"] * 400))
+    lib.save(record("bbbbbbbbbbb", "Two", ["line"] * 400))
     memory = ChunkMemory()
     memory.stop()
     assert memory.fill(lib.engine.reads.each_video_chunks) == 0
     assert len(memory) == 0
     checks: list[int] = []
 
-    def stop_after_one_batch() -> bool:
+    def stop_after_one_query() -> bool:
         checks.append(1)
         return len(checks) < 2
 
-    videos = list(lib.engine.reads.each_video_chunks(stop_after_one_batch, batch=3))
-    assert videos == []  # its rows were not all read: not given at all
+    videos = list(lib.engine.reads.each_video_chunks(stop_after_one_query, videos_per_query=1))
+    assert [video for video, _ in videos] == ["youtube:aaaaaaaaaaa"]  # then it stopped
+    ids = [row.id for row in videos[0][1]]
+    assert ids == sorted(ids) and len(ids) > BLOCK
+    stored = lib.engine.reads.chunk_rows(all_ids(lib))
+    assert ids == sorted(c for c, row in stored.items() if row.video_id == "youtube:aaaaaaaaaaa")
 
 
 def test_forgotten_videos_are_not_held_and_a_dropped_video_leaves(lib: Harness) -> None:
@@ -167,3 +176,30 @@ def test_rows_stay_found_through_many_replacements_and_drops() -> None:
     expected = {row.id: row for rows in held.values() for row in rows}
     assert memory.rows(range(next_id)) == expected
     assert len(memory) == len(expected)
+
+
+def test_closing_the_engine_ends_a_running_fill_before_its_reads_close(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A library closed right after opening must not wait for, or break under, the fill."""
+    lib = Harness(tmp_path / "lib.duckdb")
+    lib.save(record("aaaaaaaaaaa", "One"))
+    engine = SearchEngine(lib.store, None)  # a fresh engine: its fill starts on first use
+    started, streamed = threading.Event(), []
+    read = engine.reads.each_video_chunks
+
+    def slow(keep_going: Callable[[], bool]) -> Iterator[tuple[str, list[ChunkRow]]]:
+        for video, rows in read(lambda: True):
+            started.set()
+            while keep_going() and len(streamed) < 1000:  # a large library, slowly read
+                streamed.append(1)
+                time.sleep(0.01)
+            yield video, rows
+
+    monkeypatch.setattr(engine.reads, "each_video_chunks", slow)
+    lib.runner.run(engine.search(SearchRequest(query="memory", mode="keyword")))
+    assert started.wait(5)
+    lib.runner.run(engine.aclose())  # stops the fill and joins it
+    assert engine._chunk_fill is not None and not engine._chunk_fill.is_alive()
+    assert len(streamed) < 1000  # it stopped when asked, not at the end
+    lib.close()  # the store then closes without a busy cursor under it
