@@ -18,9 +18,9 @@ The first fill reads every chunk once, on a background thread (`fill`), so openi
 library does not wait for it; a video indexed or dropped meanwhile keeps what the engine
 told this memory, never the older rows the fill read.
 
-Memory: texts are zlib-compressed in blocks of 16 chunks (about 3x smaller: about 19 MiB
-at 100k chunks, so 0.19 GiB at 1M), times and segment numbers are numpy arrays (32 bytes a
-chunk). One block decompresses in about 20 us.
+Memory: texts are zlib-compressed in blocks of 16 chunks (about 3x smaller), times and
+segment numbers are numpy arrays (32 bytes a chunk): 22.6 MiB at 100k chunks in all, so
+about 0.22 GiB at 1M (`bench/search_bench.py`). One block decompresses in about 20 us.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from ..store.search_reads import ChunkRow
 __all__ = ["ChunkMemory"]
 
 BLOCK = 16  # chunks per compressed text block
-LEVEL = 1  # zlib's fastest level: 3x here, and the fill stays under a second per 100k chunks
+LEVEL = 1  # zlib's fastest level: 3x here; a fill of 100k chunks takes 1.1-1.3 s in all
 NO_CHAPTER = -1
 FILL_BATCH = 256  # videos a fill hands over at once (each hand-over re-sorts the lookup)
 
