@@ -6,7 +6,7 @@ memory, loaded once from the `vectors` table and updated whenever a video is (re
 removed.
 
 In memory each unit vector is held as int8 codes with one float32 scale per row (its
-largest component / 127): a quarter of float32's memory (1M chunks x 384: 0.37 GiB, not
+largest component / 127): a quarter of float32's memory (1M chunks x 384: 0.36 GiB, not
 1.43), with cosines off by at most about 0.002, well inside the differences the search acts
 on (`bench/vector_precision.py` measures the eval with both). DuckDB keeps the float32
 vectors. The product reads the codes in blocks cast to float32 in a per-thread scratch
