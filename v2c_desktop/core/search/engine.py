@@ -609,7 +609,7 @@ class SearchEngine:
         """
         if not fused:
             return []
-        info = self._hit_rows.get([f.chunk_id for f in fused], texts=False)
+        info = self._hit_rows.get([f.chunk_id for f in fused])
         chunk_hits = [
             ChunkHit(
                 f.chunk_id,

@@ -68,15 +68,16 @@ class ChunkRows:
             found.update(self._reads.chunk_texts(missing))
         return found
 
-    def get(self, chunk_ids: Sequence[int], *, texts: bool = True) -> dict[int, ChunkRow]:
+    def get(self, chunk_ids: Sequence[int]) -> dict[int, ChunkRow]:
         """The rows of those chunks that exist, by id, as `SearchReads.chunk_rows` gives
-        them; called from worker threads. With `texts` off, rows the memory holds come
-        with an empty text (ask `texts` for the few needed).
+        them, except that rows the memory holds come with an empty text: a page of hits
+        needs the places of all its fused chunks but the texts of only a few (`texts`).
+        Called from worker threads.
 
         The generation is read BEFORE the missing rows are: rows read while a write
         commits are kept under the older generation, so the next search reads them again.
         """
-        held = self._memory.rows(chunk_ids, texts=texts)
+        held = self._memory.rows(chunk_ids, texts=False)
         if len(held) == len(chunk_ids):
             return held
         return held | self._from_table([cid for cid in chunk_ids if cid not in held])
