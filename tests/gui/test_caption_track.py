@@ -81,7 +81,9 @@ def test_choosing_another_caption_track_reimports_it_and_a_failure_keeps_the_tra
     assert dialog.translation.isEnabled() and dialog.translation.count() == 19
     dialog.tracks.setCurrentIndex(lines.index("German · creator captions (de)"))
     assert dialog.use_button.isEnabled()
-    with qtbot.waitSignal(runner.finished, timeout=20000) as done:
+    with qtbot.waitSignal(  # the import's job: a thumbnail's may finish first
+        runner.finished, timeout=20000, check_params_cb=lambda job, _: job in pane.imports.rows
+    ) as done:
         dialog.use_button.click()
     outcome = done.args[1]
     assert (outcome.status, outcome.video_id) == ("updated", SURFACE_ID)

@@ -86,7 +86,10 @@ def test_load_comments_shows_them_as_plain_text_with_replies_indented(
     assert view.load.isVisible() and not view.list.isVisible()
     assert site.comment_calls == []  # nothing is read before the user asks
 
-    with qtbot.waitSignal(runner.finished, timeout=20000):
+    # its own job: another (a thumbnail the table asked for) may finish first
+    with qtbot.waitSignal(
+        runner.finished, timeout=20000, check_params_cb=lambda job, _: job == pane._comments_job
+    ):
         view.load.click()
     assert details.tabs.tabText(1) == "Comments (10)"
     assert view.status.text().startswith("10 comments (all of them) · read from the site ")
@@ -122,7 +125,9 @@ def test_a_read_can_be_cancelled_and_a_local_file_offers_none(
 
     select_video(qtbot, pane, SURFACE_ID)
     site.holding = True
-    with qtbot.waitSignal(runner.started, timeout=5000) as started:
+    with qtbot.waitSignal(
+        runner.started, timeout=5000, check_params_cb=lambda _, label: label.startswith("Comments")
+    ) as started:
         view.load.click()
     assert view.cancel.isVisibleTo(view) and not view.load.isVisibleTo(view)
     assert any(j.id == started.args[0] for j in runner.active())  # shown as a running job
